@@ -1,0 +1,105 @@
+package asl_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+)
+
+func TestValidateReportsStateAndField(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want []string // fragments of the error message
+	}{
+		{"missing StartAt target", `{"StartAt":"Nope","States":{"A":{"Type":"Succeed"}}}`,
+			[]string{`field StartAt: names no state of this graph: "Nope"`}},
+		{"unreachable state", `{"StartAt":"A","States":{"A":{"Type":"Succeed"},"B":{"Type":"Succeed"}}}`,
+			[]string{`state "B": is not reachable from StartAt`}},
+		{"both Next and End", `{"StartAt":"A","States":{"A":{"Type":"Pass","Next":"B","End":true},"B":{"Type":"Succeed"}}}`,
+			[]string{`state "A", field Next: a state has either Next or End, not both`}},
+		{"neither Next nor End", `{"StartAt":"A","States":{"A":{"Type":"Pass"}}}`,
+			[]string{`state "A", field Next: a non-terminal state needs Next or End`}},
+		{"Next to nowhere", `{"StartAt":"A","States":{"A":{"Type":"Pass","Next":"Z"}}}`,
+			[]string{`state "A", field Next: names no state of this graph: "Z"`}},
+		{"Catch target missing", `{"StartAt":"A","States":{"A":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke","End":true,"Catch":[{"ErrorEquals":["States.ALL"],"Next":"Gone"}]}}}`,
+			[]string{`state "A", field Catch[0].Next: names no state of this graph: "Gone"`}},
+		{"States.ALL not last", `{"StartAt":"A","States":{"A":{"Type":"Task","Resource":"r","End":true,"Retry":[{"ErrorEquals":["States.ALL"]},{"ErrorEquals":["X"]}]}}}`,
+			[]string{`field Retry[0].ErrorEquals: States.ALL must appear alone, in the last element`}},
+		{"bad retrier numbers", `{"StartAt":"A","States":{"A":{"Type":"Task","Resource":"r","End":true,"Retry":[{"ErrorEquals":["X"],"MaxAttempts":-1,"BackoffRate":0.5,"JitterStrategy":"SOME"}]}}}`,
+			[]string{"Retry[0].MaxAttempts: must be >= 0, got -1", "Retry[0].BackoffRate: must be >= 1.0, got 0.5", `Retry[0].JitterStrategy: must be FULL or NONE, got "SOME"`}},
+		{"Next cannot leave a branch", `{"StartAt":"P","States":{"P":{"Type":"Parallel","End":true,"Branches":[{"StartAt":"In","States":{"In":{"Type":"Pass","Next":"P"}}}]}}}`,
+			[]string{`state "P/Branches[0]/In", field Next: names no state of this graph: "P"`}},
+		{"Wait needs exactly one field", `{"StartAt":"W","States":{"W":{"Type":"Wait","Seconds":1,"SecondsPath":"$.s","End":true}}}`,
+			[]string{"exactly one of Seconds, Timestamp, SecondsPath and TimestampPath is required, got 2"}},
+		{"choice rule without Next", `{"StartAt":"C","States":{"C":{"Type":"Choice","Choices":[{"Variable":"$.x","NumericEquals":1}],"Default":"D"},"D":{"Type":"Succeed"}}}`,
+			[]string{`field Choices[0].Next: is required`}},
+		{"choice value of the wrong type", `{"StartAt":"C","States":{"C":{"Type":"Choice","Choices":[{"Variable":"$.x","NumericEquals":"1","Next":"D"}]},"D":{"Type":"Succeed"}}}`,
+			[]string{`field Choices[0].NumericEquals: has a value of the wrong type: 1`}},
+		{"template path", `{"StartAt":"A","States":{"A":{"Type":"Pass","Parameters":{"x.$":"nope"},"End":true}}}`,
+			[]string{`field Parameters.x.$: a field ending in .$ must hold a path or an intrinsic function`}},
+		{"Map without processor", `{"StartAt":"M","States":{"M":{"Type":"Map","End":true}}}`,
+			[]string{`state "M", field ItemProcessor: is required`}},
+		{"Task without resource", `{"StartAt":"T","States":{"T":{"Type":"Task","End":true}}}`,
+			[]string{`state "T", field Resource: is required`}},
+		{"ResultPath into the context", `{"StartAt":"A","States":{"A":{"Type":"Pass","ResultPath":"$$.x","End":true}}}`,
+			[]string{`field ResultPath: cannot write to the context object`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := asl.Parse([]byte(tc.doc))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			err = m.Validate()
+			if err == nil {
+				t.Fatal("Validate() = nil, want an error")
+			}
+			if !errors.Is(err, asl.ErrInvalidDefinition) {
+				t.Errorf("error %v does not wrap ErrInvalidDefinition", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\nwant it to contain %q", err, w)
+				}
+			}
+			var de *asl.DefinitionError
+			if !errors.As(err, &de) {
+				t.Errorf("error %v holds no *DefinitionError", err)
+			}
+		})
+	}
+}
+
+func TestParseRejectsBadDocuments(t *testing.T) {
+	tests := []struct {
+		name, doc, want string
+		kind            error
+	}{
+		{"not an object", `[1]`, "the definition must be a JSON object", asl.ErrInvalidDefinition},
+		{"unknown field", `{"StartAt":"A","States":{"A":{"Type":"Pass","End":true,"Nxet":"B"}}}`, `state "A", field Nxet: unknown field`, asl.ErrInvalidDefinition},
+		{"unknown type", `{"StartAt":"A","States":{"A":{"Type":"Sleep","End":true}}}`, `state "A", field Type: unknown state type "Sleep"`, asl.ErrInvalidDefinition},
+		{"wrong field type", `{"StartAt":"A","States":{"A":{"Type":"Wait","Seconds":"10","End":true}}}`, `state "A", field Seconds: must be an integer, got "10"`, asl.ErrInvalidDefinition},
+		{"duplicate state", `{"StartAt":"A","States":{"A":{"Type":"Succeed"},"A":{"Type":"Succeed"}}}`, `duplicate key "A"`, asl.ErrInvalidDefinition},
+		{"Fail has no InputPath", `{"StartAt":"F","States":{"F":{"Type":"Fail","InputPath":"$"}}}`, `state "F", field InputPath: unknown field`, asl.ErrInvalidDefinition},
+		{"JSONata", `{"QueryLanguage":"JSONata","StartAt":"A","States":{"A":{"Type":"Succeed"}}}`, "query language JSONata", asl.ErrUnsupported},
+		{"variables", `{"StartAt":"A","States":{"A":{"Type":"Pass","Assign":{"x":1},"End":true}}}`, "variables (Assign)", asl.ErrUnsupported},
+		{"two comparisons", `{"StartAt":"C","States":{"C":{"Type":"Choice","Choices":[{"Variable":"$.x","IsNull":true,"IsPresent":true,"Next":"D"}]},"D":{"Type":"Succeed"}}}`, "a rule has one comparison", asl.ErrInvalidDefinition},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := asl.Parse([]byte(tc.doc))
+			if err == nil {
+				t.Fatal("Parse() = nil error, want one")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q\nwant it to contain %q", err, tc.want)
+			}
+			if !errors.Is(err, tc.kind) {
+				t.Errorf("error %v does not wrap %v", err, tc.kind)
+			}
+		})
+	}
+}
