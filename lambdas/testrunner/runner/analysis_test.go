@@ -1,0 +1,176 @@
+package runner
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+)
+
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func at(sec float64) *time.Time {
+	t := t0.Add(time.Duration(sec * float64(time.Second)))
+	return &t
+}
+
+func entered(sec float64, typ types.HistoryEventType, name string) types.HistoryEvent {
+	return types.HistoryEvent{Type: typ, Timestamp: at(sec), StateEnteredEventDetails: &types.StateEnteredEventDetails{Name: aws.String(name)}}
+}
+
+func exited(sec float64, typ types.HistoryEventType, name string) types.HistoryEvent {
+	return types.HistoryEvent{Type: typ, Timestamp: at(sec), StateExitedEventDetails: &types.StateExitedEventDetails{Name: aws.String(name)}}
+}
+
+func scheduled(sec float64, resourceType string) types.HistoryEvent {
+	return types.HistoryEvent{Type: types.HistoryEventTypeTaskScheduled, Timestamp: at(sec),
+		TaskScheduledEventDetails: &types.TaskScheduledEventDetails{ResourceType: aws.String(resourceType)}}
+}
+
+// history builds the events of an execution that acquires (after one failed attempt), works
+// from workFrom to workTo, releases and ends.
+func history(start, workFrom, workTo float64, fail bool) []types.HistoryEvent {
+	ev := []types.HistoryEvent{
+		{Type: types.HistoryEventTypeExecutionStarted, Timestamp: at(start)},
+		entered(start, types.HistoryEventTypeTaskStateEntered, "Acquire"),
+		scheduled(start, "dynamodb"),
+		scheduled(start+0.5, "dynamodb"), // a retry
+		exited(workFrom, types.HistoryEventTypeTaskStateExited, "Acquire"),
+		entered(workFrom, types.HistoryEventTypeParallelStateEntered, "Run work"),
+		entered(workFrom, types.HistoryEventTypeTaskStateEntered, "Do work"),
+		scheduled(workFrom, "lambda"),
+	}
+	if fail {
+		ev = append(ev, types.HistoryEvent{Type: types.HistoryEventTypeParallelStateFailed, Timestamp: at(workTo)})
+	} else {
+		ev = append(ev, exited(workTo, types.HistoryEventTypeParallelStateExited, "Run work"))
+	}
+	ev = append(ev,
+		entered(workTo, types.HistoryEventTypeTaskStateEntered, "Release slot"),
+		scheduled(workTo, "dynamodb"),
+		exited(workTo+0.1, types.HistoryEventTypeTaskStateExited, "Release slot"),
+	)
+	if fail {
+		return append(ev, types.HistoryEvent{Type: types.HistoryEventTypeExecutionFailed, Timestamp: at(workTo + 0.2),
+			ExecutionFailedEventDetails: &types.ExecutionFailedEventDetails{Error: aws.String("WorkFailed")}})
+	}
+	return append(ev, types.HistoryEvent{Type: types.HistoryEventTypeExecutionSucceeded, Timestamp: at(workTo + 0.2)})
+}
+
+func TestTraceOf(t *testing.T) {
+	got := traceOf("arn:x", history(0, 2, 5, true), DefaultWorkState, DefaultReleaseState)
+	if got.Status != "FAILED" || got.Error != "WorkFailed" {
+		t.Errorf("status, error = %s, %s; want FAILED, WorkFailed", got.Status, got.Error)
+	}
+	if !got.WorkStarted.Equal(*at(2)) || !got.WorkEnded.Equal(*at(5)) || !got.Released.Equal(*at(5.1)) {
+		t.Errorf("work [%v, %v] released %v; want [2s, 5s] 5.1s", got.WorkStarted, got.WorkEnded, got.Released)
+	}
+	// 4 states entered plus one acquire retry.
+	if got.Transitions != 5 {
+		t.Errorf("Transitions = %d, want 5", got.Transitions)
+	}
+	if got.DynamoDBRequests != 3 {
+		t.Errorf("DynamoDBRequests = %d, want 3", got.DynamoDBRequests)
+	}
+}
+
+func TestReportOverlapWaitsAndHandOff(t *testing.T) {
+	traces := []*Trace{
+		traceOf("a", history(0, 0, 10, false), DefaultWorkState, DefaultReleaseState),
+		traceOf("b", history(0, 0, 10, true), DefaultWorkState, DefaultReleaseState),
+		traceOf("c", history(1, 10.3, 20, false), DefaultWorkState, DefaultReleaseState), // waits for a slot
+		traceOf("d", history(1, 10.1, 15, false), DefaultWorkState, DefaultReleaseState),
+	}
+	r := newReport(Config{StateMachineArn: "arn:sm"}, traces)
+	if r.Started != 4 || r.Succeeded != 3 || r.Failed != 1 || r.FailedByError["WorkFailed"] != 1 {
+		t.Errorf("counts = %d/%d/%d %v", r.Started, r.Succeeded, r.Failed, r.FailedByError)
+	}
+	if r.MaxConcurrentWork != 2 {
+		t.Errorf("MaxConcurrentWork = %d, want 2", r.MaxConcurrentWork)
+	}
+	if want := 20.2; r.MakespanSeconds != want {
+		t.Errorf("MakespanSeconds = %v, want %v", r.MakespanSeconds, want)
+	}
+	// Both releases at 10.1 left waiters; d enters at the same instant (0 s) and c 0.2 s later.
+	if r.HandOff.Count != 2 || !near(r.HandOff.P50, 0) || !near(r.HandOff.Max, 0.2) {
+		t.Errorf("HandOff = %+v, want samples 0 s and 0.2 s", r.HandOff)
+	}
+	if r.WaitForSlot.Count != 4 || !near(r.WaitForSlot.Max, 9.3) {
+		t.Errorf("WaitForSlot = %+v, want 4 samples, max 9.3 s", r.WaitForSlot)
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+func TestMaxOverlapTouchingIntervalsDoNotOverlap(t *testing.T) {
+	traces := []*Trace{
+		{WorkStarted: *at(0), WorkEnded: *at(1)},
+		{WorkStarted: *at(1), WorkEnded: *at(2)},
+		{WorkStarted: *at(1.5), WorkEnded: *at(3)},
+	}
+	if got := maxOverlap(traces); got != 2 {
+		t.Errorf("maxOverlap = %d, want 2", got)
+	}
+}
+
+func TestStatsPercentiles(t *testing.T) {
+	var samples []time.Duration
+	for i := 1; i <= 100; i++ {
+		samples = append(samples, time.Duration(i)*time.Second)
+	}
+	got := statsOf(samples)
+	want := Stats{Count: 100, Mean: 50.5, P50: 50, P99: 99, Max: 100}
+	if got != want {
+		t.Errorf("statsOf = %+v, want %+v", got, want)
+	}
+	if (statsOf(nil) != Stats{}) {
+		t.Error("statsOf(nil) is not zero")
+	}
+}
+
+func TestLockItemOf(t *testing.T) {
+	item := map[string]ddbtypes.AttributeValue{
+		"LockName":   &ddbtypes.AttributeValueMemberS{Value: "MySemaphore"},
+		"count":      &ddbtypes.AttributeValueMemberN{Value: "1"},
+		"arn:exec:b": &ddbtypes.AttributeValueMemberS{Value: "2026-01-01T00:00:00Z"},
+		"arn:exec:a": &ddbtypes.AttributeValueMemberS{Value: "2026-01-01T00:00:00Z"},
+	}
+	got, err := lockItemOf(item, "count")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "MySemaphore" || got.Count != 1 || len(got.Holders) != 2 || got.Holders[0] != "arn:exec:a" {
+		t.Errorf("lockItemOf = %+v", got)
+	}
+	if got.Leaked() != 2 {
+		t.Errorf("Leaked = %d, want 2 (counter and holders disagree)", got.Leaked())
+	}
+	item["count"] = &ddbtypes.AttributeValueMemberN{Value: "x"}
+	if _, err := lockItemOf(item, "count"); err == nil {
+		t.Error("a non-integer counter gave no error")
+	}
+}
+
+func TestConfigDefaultsAndErrors(t *testing.T) {
+	got, err := Config{StateMachineArn: "arn:aws:states:us-east-1:1:stateMachine:x"}.withDefaults(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Executions != DefaultExecutions || got.StartConcurrency != DefaultStartConcurrency || got.input(7) != `{"index": 7}` {
+		t.Errorf("defaults = %+v", got)
+	}
+	bad := []Config{
+		{},
+		{StateMachineArn: "not-an-arn"},
+		{StateMachineArn: "arn:x", Executions: -1},
+		{StateMachineArn: "arn:x", InputTemplate: "{oops"},
+	}
+	for _, c := range bad {
+		if _, err := c.withDefaults(t0); !errors.Is(err, ErrInvalidConfig) {
+			t.Errorf("withDefaults(%+v) = %v, want ErrInvalidConfig", c, err)
+		}
+	}
+}

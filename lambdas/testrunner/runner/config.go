@@ -1,0 +1,121 @@
+package runner
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Defaults of Config.
+const (
+	DefaultExecutions       = 100
+	DefaultStartConcurrency = 10
+	DefaultPollInterval     = 500 * time.Millisecond
+	DefaultSettleTimeout    = 60 * time.Second
+	DefaultWorkState        = "Run work"
+	DefaultReleaseState     = "Release slot"
+	DefaultCountAttribute   = "count"
+	DefaultLockNameKey      = "LockName"
+)
+
+// ErrInvalidConfig is wrapped by every error Config.validate returns.
+var ErrInvalidConfig = errors.New("testrunner: invalid configuration")
+
+// Config says what to run and where to look.
+type Config struct {
+	// StateMachineArn is the semaphore-protected machine to start. Required.
+	StateMachineArn string `json:"stateMachineArn"`
+	// Executions is how many executions to start. Default: DefaultExecutions.
+	Executions int `json:"executions,omitempty"`
+	// StartConcurrency bounds the StartExecution calls in flight. Default: DefaultStartConcurrency.
+	StartConcurrency int `json:"startConcurrency,omitempty"`
+	// InputTemplate is the JSON input of every execution; "{{index}}" in it is replaced by the
+	// execution's index (0-based). Default: {"index": <index>}.
+	InputTemplate string `json:"inputTemplate,omitempty"`
+	// NamePrefix starts every execution's name. Default: "turnstile-<unix seconds>".
+	NamePrefix string `json:"namePrefix,omitempty"`
+	// WorkState is the name of the state that runs the protected work. Default: DefaultWorkState.
+	WorkState string `json:"workState,omitempty"`
+	// ReleaseState is the name of the state that gives the slot back after the work.
+	// Default: DefaultReleaseState.
+	ReleaseState string `json:"releaseState,omitempty"`
+	// LockTable is the lock table to inspect after the run; empty skips the leak check.
+	LockTable string `json:"lockTable,omitempty"`
+	// CountAttribute is the lock item's counter attribute. Default: DefaultCountAttribute.
+	CountAttribute string `json:"countAttribute,omitempty"`
+	// PollInterval is the delay between two checks of the executions' status.
+	// Default: DefaultPollInterval.
+	PollInterval Duration `json:"pollInterval,omitempty"`
+	// SettleTimeout is how long to wait, after the last execution ended, for cleanup to give
+	// back the slots of failed executions. Default: DefaultSettleTimeout.
+	SettleTimeout Duration `json:"settleTimeout,omitempty"`
+}
+
+// Duration is a time.Duration that reads and writes as a Go duration string ("1.5s") in JSON.
+type Duration time.Duration
+
+// MarshalJSON renders the duration as a string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// UnmarshalJSON reads a duration string such as "500ms".
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("duration must be a string such as \"500ms\": %w", err)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// withDefaults returns c with every zero field set to its default, or an error naming the first
+// invalid field.
+func (c Config) withDefaults(now time.Time) (Config, error) {
+	if c.StateMachineArn == "" || !strings.HasPrefix(c.StateMachineArn, "arn:") {
+		return c, fmt.Errorf("%w: stateMachineArn must be a state machine ARN, got %q", ErrInvalidConfig, c.StateMachineArn)
+	}
+	if c.Executions < 0 || c.StartConcurrency < 0 || c.PollInterval < 0 || c.SettleTimeout < 0 {
+		return c, fmt.Errorf("%w: executions, startConcurrency, pollInterval and settleTimeout must not be negative", ErrInvalidConfig)
+	}
+	if c.Executions == 0 {
+		c.Executions = DefaultExecutions
+	}
+	if c.StartConcurrency == 0 {
+		c.StartConcurrency = DefaultStartConcurrency
+	}
+	if c.InputTemplate == "" {
+		c.InputTemplate = `{"index": {{index}}}`
+	}
+	if !json.Valid([]byte(strings.ReplaceAll(c.InputTemplate, "{{index}}", "0"))) {
+		return c, fmt.Errorf("%w: inputTemplate is not JSON once {{index}} is replaced: %s", ErrInvalidConfig, c.InputTemplate)
+	}
+	if c.NamePrefix == "" {
+		c.NamePrefix = fmt.Sprintf("turnstile-%d", now.Unix())
+	}
+	if c.WorkState == "" {
+		c.WorkState = DefaultWorkState
+	}
+	if c.ReleaseState == "" {
+		c.ReleaseState = DefaultReleaseState
+	}
+	if c.CountAttribute == "" {
+		c.CountAttribute = DefaultCountAttribute
+	}
+	if c.PollInterval == 0 {
+		c.PollInterval = Duration(DefaultPollInterval)
+	}
+	if c.SettleTimeout == 0 {
+		c.SettleTimeout = Duration(DefaultSettleTimeout)
+	}
+	return c, nil
+}
+
+// input returns the input of execution i.
+func (c Config) input(i int) string {
+	return strings.ReplaceAll(c.InputTemplate, "{{index}}", fmt.Sprint(i))
+}

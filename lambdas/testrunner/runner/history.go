@@ -1,0 +1,110 @@
+package runner
+
+import (
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+)
+
+// Trace is what one execution's history says about it.
+type Trace struct {
+	// ExecutionArn identifies the execution.
+	ExecutionArn string `json:"executionArn"`
+	// Status is the final status: SUCCEEDED, FAILED, TIMED_OUT or ABORTED.
+	Status string `json:"status"`
+	// Error is the error name of a failed execution.
+	Error string `json:"error,omitempty"`
+	// Started and Ended bound the execution.
+	Started time.Time `json:"started"`
+	Ended   time.Time `json:"ended"`
+	// WorkStarted and WorkEnded bound the work step; zero when the work never started.
+	WorkStarted time.Time `json:"workStarted,omitzero"`
+	WorkEnded   time.Time `json:"workEnded,omitzero"`
+	// Released is when the release step finished; zero when it did not run.
+	Released time.Time `json:"released,omitzero"`
+	// Transitions counts the billed state transitions: states entered plus task retries.
+	Transitions int `json:"transitions"`
+	// DynamoDBRequests counts the DynamoDB requests the execution's tasks made.
+	DynamoDBRequests int `json:"dynamodbRequests"`
+}
+
+// Worked reports whether the execution entered the work step.
+func (t *Trace) Worked() bool { return !t.WorkStarted.IsZero() }
+
+// traceOf reads one execution's history, in event order, with the work and release states named.
+func traceOf(arn string, events []types.HistoryEvent, workState, releaseState string) *Trace {
+	t := &Trace{ExecutionArn: arn}
+	taskEntries := 0
+	taskSchedules := 0
+	for _, e := range events {
+		at := time.Time{}
+		if e.Timestamp != nil {
+			at = *e.Timestamp
+		}
+		typ := string(e.Type)
+		switch {
+		case e.Type == types.HistoryEventTypeExecutionStarted:
+			t.Started = at
+		case strings.HasSuffix(typ, "StateEntered"):
+			t.Transitions++
+			if e.Type == types.HistoryEventTypeTaskStateEntered {
+				taskEntries++
+			}
+			if name := enteredName(e); name == workState && t.WorkStarted.IsZero() {
+				t.WorkStarted = at
+			}
+		case strings.HasSuffix(typ, "StateExited"):
+			name := exitedName(e)
+			switch {
+			case name == workState && t.WorkEnded.IsZero():
+				t.WorkEnded = at
+			case name == releaseState && !t.WorkStarted.IsZero():
+				t.Released = at
+			}
+		case e.Type == types.HistoryEventTypeParallelStateFailed || e.Type == types.HistoryEventTypeParallelStateAborted:
+			// A failed work step has no Exited event; the last Parallel failure ends it.
+			if !t.WorkStarted.IsZero() && t.WorkEnded.IsZero() {
+				t.WorkEnded = at
+			}
+		case e.Type == types.HistoryEventTypeTaskScheduled:
+			taskSchedules++
+			// resourceType is "dynamodb" for optimized integrations, "aws-sdk:dynamodb" for SDK ones.
+			if d := e.TaskScheduledEventDetails; d != nil && d.ResourceType != nil && strings.HasSuffix(*d.ResourceType, "dynamodb") {
+				t.DynamoDBRequests++
+			}
+		case e.Type == types.HistoryEventTypeExecutionSucceeded:
+			t.Status, t.Ended = "SUCCEEDED", at
+		case e.Type == types.HistoryEventTypeExecutionFailed:
+			t.Status, t.Ended = "FAILED", at
+			if d := e.ExecutionFailedEventDetails; d != nil && d.Error != nil {
+				t.Error = *d.Error
+			}
+		case e.Type == types.HistoryEventTypeExecutionTimedOut:
+			t.Status, t.Ended, t.Error = "TIMED_OUT", at, "States.Timeout"
+		case e.Type == types.HistoryEventTypeExecutionAborted:
+			t.Status, t.Ended, t.Error = "ABORTED", at, "Aborted"
+		}
+	}
+	if retries := taskSchedules - taskEntries; retries > 0 {
+		t.Transitions += retries
+	}
+	if t.Worked() && t.WorkEnded.IsZero() {
+		t.WorkEnded = t.Ended
+	}
+	return t
+}
+
+func enteredName(e types.HistoryEvent) string {
+	if d := e.StateEnteredEventDetails; d != nil && d.Name != nil {
+		return *d.Name
+	}
+	return ""
+}
+
+func exitedName(e types.HistoryEvent) string {
+	if d := e.StateExitedEventDetails; d != nil && d.Name != nil {
+		return *d.Name
+	}
+	return ""
+}

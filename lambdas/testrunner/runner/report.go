@@ -1,0 +1,87 @@
+package runner
+
+import (
+	"sort"
+	"time"
+)
+
+// Report is the outcome of one load test.
+type Report struct {
+	// StateMachineArn is the machine that ran.
+	StateMachineArn string `json:"stateMachineArn"`
+	// Started counts the executions started.
+	Started int `json:"started"`
+	// Succeeded counts the executions that succeeded.
+	Succeeded int `json:"succeeded"`
+	// Failed counts the executions that did not succeed (failed, timed out or aborted).
+	Failed int `json:"failed"`
+	// FailedByError counts the failures by error name.
+	FailedByError map[string]int `json:"failedByError"`
+	// MaxConcurrentWork is the largest number of executions inside the work step at once.
+	MaxConcurrentWork int `json:"maxConcurrentWork"`
+	// MakespanSeconds runs from the first start to the last end.
+	MakespanSeconds float64 `json:"makespanSeconds"`
+	// WorkSeconds is the total time spent in the work step, over all executions.
+	WorkSeconds float64 `json:"workSeconds"`
+	// WaitForSlot is the time from an execution's start to its work's start.
+	WaitForSlot Stats `json:"waitForSlotSeconds"`
+	// HandOff is the time from a release that left a waiter to the next work start.
+	HandOff Stats `json:"handOffSeconds"`
+	// TransitionsPerExecution is the mean number of billed state transitions.
+	TransitionsPerExecution float64 `json:"transitionsPerExecution"`
+	// DynamoDBRequestsPerExecution is the mean number of DynamoDB requests.
+	DynamoDBRequestsPerExecution float64 `json:"dynamodbRequestsPerExecution"`
+	// Locks are the lock items after the run settled; nil when the table was not read.
+	Locks []LockItem `json:"locks,omitempty"`
+	// LeakedSlots is the number of slots still held after the run settled.
+	LeakedSlots int `json:"leakedSlots"`
+	// Executions are the per-execution traces, in start order.
+	Executions []*Trace `json:"executions,omitempty"`
+}
+
+// newReport summarises the traces.
+func newReport(cfg Config, traces []*Trace) *Report {
+	r := &Report{StateMachineArn: cfg.StateMachineArn, Started: len(traces), FailedByError: map[string]int{}, Executions: traces}
+	var first, last time.Time
+	var waits []time.Duration
+	transitions, requests := 0, 0
+	for _, t := range traces {
+		if t.Status == "SUCCEEDED" {
+			r.Succeeded++
+		} else {
+			r.Failed++
+			r.FailedByError[t.Error]++
+		}
+		if first.IsZero() || t.Started.Before(first) {
+			first = t.Started
+		}
+		if t.Ended.After(last) {
+			last = t.Ended
+		}
+		if t.Worked() {
+			waits = append(waits, t.WorkStarted.Sub(t.Started))
+			r.WorkSeconds += t.WorkEnded.Sub(t.WorkStarted).Seconds()
+		}
+		transitions += t.Transitions
+		requests += t.DynamoDBRequests
+	}
+	sort.Slice(traces, func(i, j int) bool { return traces[i].Started.Before(traces[j].Started) })
+	r.MakespanSeconds = last.Sub(first).Seconds()
+	r.MaxConcurrentWork = maxOverlap(traces)
+	r.WaitForSlot = statsOf(waits)
+	r.HandOff = statsOf(handOffs(traces))
+	if n := len(traces); n > 0 {
+		r.TransitionsPerExecution = float64(transitions) / float64(n)
+		r.DynamoDBRequestsPerExecution = float64(requests) / float64(n)
+	}
+	return r
+}
+
+// setLocks records the lock items and the slots they still hold.
+func (r *Report) setLocks(locks []LockItem) {
+	r.Locks = locks
+	r.LeakedSlots = 0
+	for _, l := range locks {
+		r.LeakedSlots += l.Leaked()
+	}
+}
