@@ -1,0 +1,49 @@
+package dynalite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+// ClientRegion is the region NewClient signs requests for. dynalite accepts any.
+const ClientRegion = "us-east-1"
+
+// ErrInvalidEndpoint reports an endpoint that is not an absolute http(s) URL.
+var ErrInvalidEndpoint = errors.New("dynalite: invalid endpoint")
+
+// idleConnTimeout closes idle connections before Node's 5-second keep-alive timeout does, so a
+// request never goes out on a connection the server is closing.
+const idleConnTimeout = 4 * time.Second
+
+// NewClient returns an AWS SDK DynamoDB client for the server at endpoint, with static
+// credentials and region ClientRegion. It reads no AWS configuration from the environment or from
+// shared files, so a developer's AWS profile cannot redirect it. Building the client does no I/O;
+// ctx is only checked for cancellation.
+func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%w %q: want an absolute http(s) URL such as http://127.0.0.1:8000", ErrInvalidEndpoint, endpoint)
+	}
+	cfg := aws.Config{
+		Region:      ClientRegion,
+		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
+		HTTPClient: awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+			t.IdleConnTimeout = idleConnTimeout
+		}),
+	}
+	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		o.BaseEndpoint = aws.String(endpoint)
+	}), nil
+}

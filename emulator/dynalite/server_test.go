@@ -1,0 +1,164 @@
+package dynalite
+
+import (
+	"context"
+	"errors"
+	"net"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// startServer starts dynalite for one test, skipping the test when the tooling is not installed,
+// and closes it when the test ends.
+func startServer(t *testing.T) *Server {
+	t.Helper()
+	srv, err := Start(t.Context(), Options{})
+	if errors.Is(err, ErrNotInstalled) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return srv
+}
+
+func TestStartServesDynamoDBAPI(t *testing.T) {
+	srv := startServer(t)
+	if got, want := srv.Endpoint(), `^http://127\.0\.0\.1:\d+$`; !regexp.MustCompile(want).MatchString(got) {
+		t.Fatalf("Endpoint() = %q, want a match of %s", got, want)
+	}
+	ctx := t.Context()
+	client, err := NewClient(ctx, srv.Endpoint())
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	_, err = client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:            aws.String("Locks"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("LockName"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("LockName"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	if err != nil {
+		t.Fatalf("CreateTable: %v", err)
+	}
+	waiter := dynamodb.NewTableExistsWaiter(client, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 5*time.Millisecond, 50*time.Millisecond
+	})
+	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Locks")}, 10*time.Second); err != nil {
+		t.Fatalf("wait for the table: %v", err)
+	}
+	key := map[string]types.AttributeValue{"LockName": &types.AttributeValueMemberS{Value: "demo"}}
+	_, err = client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String("Locks"),
+		Item:      map[string]types.AttributeValue{"LockName": key["LockName"], "count": &types.AttributeValueMemberN{Value: "3"}},
+	})
+	if err != nil {
+		t.Fatalf("PutItem: %v", err)
+	}
+	out, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("Locks"), Key: key, ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatalf("GetItem: %v", err)
+	}
+	count, ok := out.Item["count"].(*types.AttributeValueMemberN)
+	if !ok || count.Value != "3" {
+		t.Fatalf("GetItem count = %#v, want N 3", out.Item["count"])
+	}
+}
+
+func TestStartRetriesWhenThePortIsTaken(t *testing.T) {
+	tl, err := locateTools("")
+	if errors.Is(err, ErrNotInstalled) {
+		t.Skip(err)
+	}
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	takenPort := taken.Addr().(*net.TCPAddr).Port
+
+	picks := 0
+	pick := func() (int, error) {
+		picks++
+		if picks == 1 {
+			return takenPort, nil
+		}
+		return freePort()
+	}
+	srv, err := startOnFreePort(t.Context(), tl, pick)
+	if err != nil {
+		t.Fatalf("startOnFreePort: %v", err)
+	}
+	defer srv.Close()
+	if picks != 2 {
+		t.Errorf("ports picked = %d, want 2 (the taken one, then a free one)", picks)
+	}
+	if got, notWant := srv.Endpoint(), "http://127.0.0.1:"+strconv.Itoa(takenPort); got == notWant {
+		t.Errorf("Endpoint() = %q, the port that was taken", got)
+	}
+}
+
+func TestStartGivesUpWhenThePortStaysTaken(t *testing.T) {
+	tl, err := locateTools("")
+	if errors.Is(err, ErrNotInstalled) {
+		t.Skip(err)
+	}
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	picks := 0
+	pick := func() (int, error) {
+		picks++
+		return taken.Addr().(*net.TCPAddr).Port, nil
+	}
+	_, err = startOnFreePort(t.Context(), tl, pick)
+	var perr *ProcessError
+	if !errors.As(err, &perr) || !errors.Is(err, ErrExited) || !perr.addressInUse() {
+		t.Fatalf("error = %v, want a *ProcessError wrapping ErrExited with EADDRINUSE in its stderr", err)
+	}
+	if picks != bindAttempts {
+		t.Errorf("ports picked = %d, want %d", picks, bindAttempts)
+	}
+}
+
+func TestStartStopsOnContextEnd(t *testing.T) {
+	if _, err := locateTools(""); errors.Is(err, ErrNotInstalled) {
+		t.Skip(err)
+	}
+	canceled, cancel := context.WithCancel(t.Context())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		opts Options
+		want error
+	}{
+		{name: "caller canceled", ctx: canceled, want: context.Canceled},
+		{name: "start timeout", ctx: t.Context(), opts: Options{StartTimeout: 1}, want: ErrStartTimeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, err := Start(tt.ctx, tt.opts)
+			var perr *ProcessError
+			if srv != nil || !errors.As(err, &perr) || !errors.Is(err, tt.want) {
+				t.Fatalf("Start = %v, %v; want no server and a *ProcessError wrapping %v", srv, err, tt.want)
+			}
+			if perr.Exit == nil {
+				t.Errorf("ProcessError.Exit = nil, want the exit status of the stopped process")
+			}
+		})
+	}
+}
