@@ -1,0 +1,129 @@
+package lambdafn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/aws/aws-lambda-go/lambdacontext"
+)
+
+// result is how one run of a handler ended.
+type result struct {
+	payload    []byte        // the response, or the error document when failed
+	failed     bool          // a function error: returned, panicked or timed out
+	serviceErr *ServiceError // a simulated Lambda fault, or the registry closing
+}
+
+// acquire takes one of the function's concurrent executions, or answers as Lambda does when the
+// function's reserved concurrency is used up. It returns the configuration to run with.
+func (r *Registry) acquire(fn *function) (functionConfig, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return functionConfig{}, &ServiceError{Code: CodeService, Message: closedMessage, Err: ErrClosed}
+	}
+	if fn.config.reserved && fn.inFlight >= fn.config.reservedConcurrency {
+		return functionConfig{}, NewServiceError(CodeTooManyRequests, throttleMessage)
+	}
+	fn.inFlight++
+	return fn.config, nil
+}
+
+// release gives back a concurrent execution taken by acquire.
+func (r *Registry) release(fn *function) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fn.inFlight--
+}
+
+// start runs the handler of an acquired invocation and delivers how it ended on the returned
+// channel. Like Lambda, it gives the concurrent execution back when the handler returns or
+// when the function times out, whichever comes first; a handler still running after its
+// timeout is left to finish, its result discarded.
+func (r *Registry) start(inv *invocation, cfg functionConfig) (<-chan result, error) {
+	if err := r.track(); err != nil {
+		r.release(inv.fn)
+		return nil, err
+	}
+	out := make(chan result, 1)
+	go func() {
+		defer r.work.done()
+		res := r.supervise(inv, cfg)
+		r.release(inv.fn) // before answering: the caller may invoke again at once
+		out <- res
+	}()
+	return out, nil
+}
+
+// track records one more goroutine of the registry, unless the registry is closed.
+func (r *Registry) track() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return &ServiceError{Code: CodeService, Message: closedMessage, Err: ErrClosed}
+	}
+	r.work.add()
+	return nil
+}
+
+// supervise runs the handler in its own goroutine and waits for it, for the function's timeout
+// or for the registry to close.
+func (r *Registry) supervise(inv *invocation, cfg functionConfig) result {
+	ctx, cancel := context.WithTimeout(r.base, r.wallTimeout(cfg.timeout))
+	defer cancel()
+	ctx = lambdacontext.NewContext(ctx, &lambdacontext.LambdaContext{
+		AwsRequestID:       inv.requestID,
+		InvokedFunctionArn: inv.arn,
+		ClientContext:      inv.clientContext,
+	})
+	done := make(chan result, 1)
+	r.work.add() // the supervisor is tracked, so the registry is open
+	go func() {
+		defer r.work.done()
+		done <- run(ctx, inv.fn.handler, inv.payload)
+	}()
+	select {
+	case res := <-done:
+		return res
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return result{payload: r.timeoutDocument(inv.requestID, cfg), failed: true}
+		}
+		return result{serviceErr: &ServiceError{Code: CodeService, Message: closedMessage, Err: ErrClosed}}
+	}
+}
+
+// run calls the handler and turns what it did into a result, recovering a panic the way
+// aws-lambda-go's runtime does.
+func run(ctx context.Context, h Handler, payload []byte) (res result) {
+	defer func() {
+		if v := recover(); v != nil {
+			pcs := make([]uintptr, 32)
+			n := runtime.Callers(3, pcs) // skip runtime.Callers, this function, runtime.gopanic
+			res = result{payload: marshalFunctionError(functionErrorForPanic(v, pcs[:n])), failed: true}
+		}
+	}()
+	response, err := h(ctx, payload)
+	var se *ServiceError
+	switch {
+	case errors.As(err, &se):
+		copied := *se
+		return result{serviceErr: &copied}
+	case err != nil:
+		return result{payload: marshalFunctionError(functionErrorFor(err)), failed: true}
+	}
+	return result{payload: response}
+}
+
+// timeoutDocument is the response of a timed-out invocation. Lambda puts no errorType in it,
+// which is why Step Functions reports a timeout as Lambda.Unknown.
+func (r *Registry) timeoutDocument(requestID string, cfg functionConfig) []byte {
+	doc, _ := json.Marshal(struct {
+		ErrorMessage string `json:"errorMessage"`
+	}{fmt.Sprintf("%s %s Task timed out after %.2f seconds",
+		r.now().UTC().Format("2006-01-02T15:04:05.000Z"), requestID, cfg.timeout.Seconds())})
+	return doc
+}
