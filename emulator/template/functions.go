@@ -1,6 +1,10 @@
 package template
 
-import "time"
+import (
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/internal/metadata"
+)
 
 // Function is an AWS::Lambda::Function, with what the emulator needs to bind it to a Go
 // handler and run it with Lambda's limits.
@@ -31,6 +35,10 @@ type Function struct {
 	RoleARN string
 	// AssetPath is the aws:asset:path metadata CDK records for bundled code ("" if none).
 	AssetPath string
+	// GoPackage is the module-relative Go package the function is built from, as Turnstile's
+	// Go Lambda construct records it in the GoPackageMetadataKey metadata ("" if none). The
+	// emulator binds registered handlers to functions by it.
+	GoPackage string
 }
 
 // Lambda defaults applied when the template does not set a value.
@@ -47,6 +55,7 @@ const assetPathKey = "aws:asset:path"
 func (r *resolver) function(id string, res rawResource) (Function, error) {
 	f := Function{LogicalID: id, CDKPath: res.cdkPath(), Architectures: []string{DefaultArchitecture}}
 	f.AssetPath, _ = res.Metadata[assetPathKey].(string)
+	f.GoPackage, _ = res.Metadata[metadata.GoPackage].(string)
 	name, err := r.physicalName(id, res)
 	if err != nil {
 		return f, err
