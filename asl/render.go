@@ -246,7 +246,8 @@ func (m *StateMachine) MarshalJSON() ([]byte, error) {
 
 // Render returns the definition as compact JSON with every object's fields in a fixed order, so
 // that the same model always renders to the same bytes.
-func (m *StateMachine) Render() ([]byte, error) { return json.Marshal(m) }
+// Like the rest of the rendering, it does not escape <, > and &.
+func (m *StateMachine) Render() ([]byte, error) { return marshalValue(m) }
 
 // RenderIndent returns the definition as JSON indented with two spaces, for golden files and
 // people.

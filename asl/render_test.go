@@ -134,3 +134,15 @@ func TestSuccessors(t *testing.T) {
 		t.Errorf("Successors(Work) = %v, want %v", got, want)
 	}
 }
+
+func TestRenderDoesNotEscapeHTML(t *testing.T) {
+	m := &asl.StateMachine{StartAt: "A", States: asl.States{{Name: "A", State: &asl.Pass{
+		Parameters: map[string]any{"expr": "#count < :limit AND a > b & c"}, Transition: asl.End()}}}}
+	doc, err := m.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(doc, []byte(`"#count < :limit AND a > b & c"`)) {
+		t.Errorf("Render escaped HTML characters: %s", doc)
+	}
+}

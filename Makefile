@@ -1,0 +1,80 @@
+# Turnstile's commands. A fresh machine needs Go 1.26, Node.js 20+ with npm, and the Go module
+# proxy and the npm registry; `make setup` installs the rest.
+#
+#   make demo    set up, synthesize the demo app, show where the templates and ASL files are
+#   make test    gofmt, go vet, synth + asl-validator, go test -race
+#   make synth   cdk synth into cdk.out/, then one cdk.out/asl/<LogicalId>.asl.json per machine
+#   make deploy  cdk deploy (needs AWS credentials)
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+# The pinned Node tooling. Its bin directory goes first on PATH for every recipe, so that jsii
+# and the cdk CLI run on the Node 22 it holds (the system's Node 20 is end-of-life and makes jsii
+# print a warning banner).
+NODE_BIN := $(CURDIR)/.cdk/node_modules/.bin
+export PATH := $(NODE_BIN):$(PATH)
+
+CDK := $(NODE_BIN)/cdk
+ASL_VALIDATOR := $(NODE_BIN)/asl-validator
+CDK_OUT := cdk.out
+ASL_OUT := $(CDK_OUT)/asl
+# Extra arguments for cdk synth and cdk deploy, e.g. CDK_ARGS='-c limit=10'.
+CDK_ARGS ?=
+
+GO_FILES = $(shell find . -name '*.go' -not -path './.cdk/*' -not -path './$(CDK_OUT)/*' -not -path './.git/*')
+TESTDATA_ASL = $(shell find . \( -path ./.cdk -o -path ./$(CDK_OUT) -o -path ./.git \) -prune -o -path '*/testdata/*' -name '*.asl.json' -print | sort)
+
+.PHONY: help setup node-tooling demo synth deploy test fmt-check vet validate-asl go-test clean
+
+help: ## list the commands
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
+
+setup: node-tooling ## install the pinned Node tooling and the Go modules
+	go mod download
+	@echo "setup: Go modules downloaded ($$(go version | cut -d' ' -f3))"
+
+node-tooling: ## install .cdk/node_modules with npm ci, unless already installed from the same lockfile
+	@scripts/install-node-tooling.sh
+
+demo: setup synth ## set up, synthesize the demo app and show where its templates and ASL are
+	@echo
+	@echo "CloudFormation templates:"
+	@ls -1 $(CDK_OUT)/*.template.json | sed 's/^/  /'
+	@echo "State machine definitions (ASL):"
+	@ls -1 $(ASL_OUT)/*.asl.json | sed 's/^/  /'
+	@echo
+	@echo "Deploy with 'make deploy' (needs AWS credentials)."
+
+# CDK_VALIDATION=true: cdk synth always runs the CloudFormation validator, whatever the caller's
+# environment says (tests may turn it off for speed).
+synth: node-tooling ## cdk synth into cdk.out/ and extract each state machine's ASL into cdk.out/asl/
+	CDK_VALIDATION=true $(CDK) synth --quiet $(CDK_ARGS)
+	go run ./internal/aslextract -cdk-out $(CDK_OUT) -out $(ASL_OUT)
+
+deploy: node-tooling ## cdk deploy the demo app (needs AWS credentials)
+	$(CDK) deploy $(CDK_ARGS)
+
+test: fmt-check vet validate-asl go-test ## gofmt, go vet, asl-validator on testdata and synthesized ASL, go test -race
+
+fmt-check: ## fail listing the Go files gofmt would change
+	@unformatted="$$(gofmt -l $(GO_FILES))"; \
+	if [[ -n "$$unformatted" ]]; then \
+		echo "gofmt: these files are not formatted (run gofmt -w on them):"; echo "$$unformatted"; exit 1; \
+	fi; echo "gofmt: ok"
+
+vet: ## go vet ./...
+	go vet ./...
+
+validate-asl: synth ## asl-validator on every testdata/**/*.asl.json and every synthesized cdk.out/asl/*.asl.json
+	@synthesized="$$(ls $(ASL_OUT)/*.asl.json 2>/dev/null || true)"; \
+	if [[ -z "$$synthesized" ]]; then echo "validate-asl: synth wrote no $(ASL_OUT)/*.asl.json" >&2; exit 1; fi; \
+	args=(); for f in $(TESTDATA_ASL) $$synthesized; do args+=(--json-path "$$f"); done; \
+	$(ASL_VALIDATOR) "$${args[@]}"
+
+go-test: ## go test -race -count=1 ./...
+	go test -race -count=1 ./...
+
+clean: ## remove cdk.out/
+	rm -rf $(CDK_OUT)

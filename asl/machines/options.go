@@ -1,0 +1,189 @@
+package machines
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+)
+
+// Defaults applied by Semaphore to the zero values of SemaphoreOptions.
+const (
+	// DefaultAcquireTimeout is how long an execution waits for a slot, in total, before it
+	// fails with ErrorAcquireTimeout.
+	DefaultAcquireTimeout = 15 * time.Minute
+	// DefaultWaitMin is the shortest pause between two acquire attempts.
+	DefaultWaitMin = 1 * time.Second
+	// DefaultWaitMax is the longest pause between two acquire attempts.
+	DefaultWaitMax = 5 * time.Second
+	// DefaultTimeout is the execution timeout: a stuck execution ends, and its slot comes back
+	// through the cleanup.
+	DefaultTimeout = 1 * time.Hour
+)
+
+// MaxTimeout is the longest execution timeout a Standard state machine accepts: one year.
+const MaxTimeout = 365 * 24 * time.Hour
+
+// SemaphoreOptions describes a semaphore machine. Exactly one of LockName and LockNamePath is
+// set; Limit and Work are required; every other zero value takes its documented default.
+type SemaphoreOptions struct {
+	// LockName is the fixed name of the lock, shared by every execution.
+	LockName string
+	// LockNamePath reads the lock name from the execution input, e.g. "$.environment", so that
+	// executions for different keys never wait for each other. It must be a "$." reference
+	// path without wildcards, filters or recursive descent.
+	LockNamePath string
+	// Limit is the number of executions that may run the work at once: 1 to MaxLimit.
+	Limit int
+	// TableName is the lock table's name as written in the definition. Default:
+	// Placeholder(SubstitutionTableName), resolved by CloudFormation DefinitionSubstitutions.
+	TableName string
+	// Work is the graph run, in a Parallel branch, while the slot is held (see LambdaWork and
+	// StateMachineWork). It receives the execution input; its output is the execution output.
+	// Its state names must differ from the semaphore's own (see StateNames).
+	Work *asl.Graph
+	// AcquireTimeout bounds the total time spent waiting for a slot. Default:
+	// DefaultAcquireTimeout.
+	AcquireTimeout time.Duration
+	// WaitMin and WaitMax bound each pause between two acquire attempts; every pause is drawn
+	// at random between them (States.MathRandom), so waiting executions spread out. Default:
+	// DefaultWaitMin and DefaultWaitMax.
+	WaitMin, WaitMax time.Duration
+	// Timeout is the execution timeout (TimeoutSeconds). Default: DefaultTimeout.
+	Timeout time.Duration
+}
+
+// withDefaults returns a copy of o with the defaults filled in.
+func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
+	if o.TableName == "" {
+		o.TableName = Placeholder(SubstitutionTableName)
+	}
+	if o.AcquireTimeout == 0 {
+		o.AcquireTimeout = DefaultAcquireTimeout
+	}
+	if o.WaitMin == 0 {
+		o.WaitMin = DefaultWaitMin
+	}
+	if o.WaitMax == 0 {
+		o.WaitMax = DefaultWaitMax
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return o
+}
+
+// validate checks options that already have their defaults, returning the first problem.
+func (o SemaphoreOptions) validate() error {
+	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork}
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (o SemaphoreOptions) checkLockName() *OptionError {
+	switch {
+	case o.LockName == "" && o.LockNamePath == "":
+		return &OptionError{Field: "LockName", Value: "neither", Problem: "or LockNamePath is required", Kind: ErrLockName}
+	case o.LockName != "" && o.LockNamePath != "":
+		return &OptionError{Field: "LockName", Value: "both", Problem: "and LockNamePath are mutually exclusive", Kind: ErrLockName}
+	case len(o.LockName) > MaxLockNameBytes:
+		return &OptionError{Field: "LockName", Value: fmt.Sprintf("%d bytes", len(o.LockName)), Problem: fmt.Sprintf("must be at most %d bytes long", MaxLockNameBytes), Kind: ErrLockName}
+	case strings.Contains(o.LockName, "${"):
+		return &OptionError{Field: "LockName", Value: strconv.Quote(o.LockName), Problem: "must not contain \"${\", which CloudFormation reads as a DefinitionSubstitutions placeholder", Kind: ErrLockName}
+	case o.LockNamePath != "" && !IsLockNamePath(o.LockNamePath):
+		return &OptionError{Field: "LockNamePath", Value: strconv.Quote(o.LockNamePath), Problem: `must be a "$." reference path such as "$.environment"`, Kind: ErrLockNamePath}
+	}
+	return nil
+}
+
+// IsLockNamePath reports whether p can serve as a LockNamePath: a JSONPath that starts with
+// "$." and names a single node (no wildcard, filter, slice or recursive descent), so that a
+// Choice state can test it.
+func IsLockNamePath(p string) bool {
+	if !strings.HasPrefix(p, "$.") || len(p) == len("$.") {
+		return false
+	}
+	rest := p[len("$."):]
+	return !strings.Contains(p, "..") && !strings.ContainsAny(rest, "*?@:$ ") && !strings.HasSuffix(rest, ".")
+}
+
+func (o SemaphoreOptions) checkLimit() *OptionError {
+	switch {
+	case o.Limit < 1:
+		return &OptionError{Field: "Limit", Value: o.Limit, Problem: "must be > 0", Kind: ErrLimit}
+	case o.Limit > MaxLimit:
+		return &OptionError{Field: "Limit", Value: o.Limit, Problem: fmt.Sprintf("must be <= MaxLimit (%d, the holders one 400 KB lock item can hold)", MaxLimit), Kind: ErrLimit}
+	}
+	return nil
+}
+
+func (o SemaphoreOptions) checkTiming() *OptionError {
+	durations := []struct {
+		field string
+		value time.Duration
+	}{
+		{"AcquireTimeout", o.AcquireTimeout},
+		{"WaitMin", o.WaitMin},
+		{"WaitMax", o.WaitMax},
+		{"Timeout", o.Timeout},
+	}
+	for _, d := range durations {
+		if d.value < time.Second || d.value%time.Second != 0 {
+			return &OptionError{Field: d.field, Value: d.value, Problem: "must be a whole number of seconds, at least 1s", Kind: ErrTiming}
+		}
+	}
+	switch {
+	case o.WaitMax <= o.WaitMin:
+		return &OptionError{Field: "WaitMax", Value: o.WaitMax, Problem: "must be greater than WaitMin (" + o.WaitMin.String() + ")", Kind: ErrTiming}
+	case o.Timeout > MaxTimeout:
+		return &OptionError{Field: "Timeout", Value: o.Timeout, Problem: "must be at most one year (8760h0m0s)", Kind: ErrTiming}
+	case o.AcquireTimeout >= o.Timeout:
+		return &OptionError{Field: "AcquireTimeout", Value: o.AcquireTimeout, Problem: "must be shorter than Timeout (" + o.Timeout.String() + ")", Kind: ErrTiming}
+	}
+	return nil
+}
+
+func (o SemaphoreOptions) checkWork() *OptionError {
+	if o.Work == nil {
+		return &OptionError{Field: "Work", Value: "nil", Problem: "is required", Kind: ErrWork}
+	}
+	if err := o.Work.Validate(); err != nil {
+		return &OptionError{Field: "Work", Value: strconv.Quote(o.Work.StartAt), Problem: "must be a valid States Language graph", Kind: ErrWork, Cause: err}
+	}
+	own := map[string]bool{}
+	for _, name := range StateNames() {
+		own[name] = true
+	}
+	for _, name := range graphStateNames(o.Work) {
+		if own[name] {
+			return &OptionError{Field: "Work", Value: strconv.Quote(name), Problem: "must not reuse a state name of the semaphore", Kind: ErrWork}
+		}
+	}
+	return nil
+}
+
+// graphStateNames lists the names of g's states and of the states nested in its Parallel
+// branches and Map processors, depth first.
+func graphStateNames(g *asl.Graph) []string {
+	var names []string
+	for _, n := range g.States {
+		names = append(names, n.Name)
+		switch s := n.State.(type) {
+		case *asl.Parallel:
+			for _, b := range s.Branches {
+				names = append(names, graphStateNames(b)...)
+			}
+		case *asl.Map:
+			if p := s.Processor(); p != nil {
+				names = append(names, graphStateNames(&p.Graph)...)
+			}
+		}
+	}
+	return names
+}

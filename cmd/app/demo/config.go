@@ -1,0 +1,149 @@
+package demo
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+)
+
+// Context keys the demo reads (cdk synth -c key=value, or cdk.json's "context").
+const (
+	// ContextStackName names the stack.
+	ContextStackName = "stackName"
+	// ContextPrefix prefixes the IDs of the demo's constructs.
+	ContextPrefix = "prefix"
+	// ContextLockName is the semaphore's lock name.
+	ContextLockName = "lockName"
+	// ContextLimit is the semaphore's limit.
+	ContextLimit = "limit"
+	// ContextReservedConcurrency sets the dowork function's reserved concurrency.
+	ContextReservedConcurrency = "reservedConcurrency"
+)
+
+// Defaults of Config: the original AWS demo's lock and limit.
+const (
+	// DefaultStackName is the stack's name.
+	DefaultStackName = "TurnstileDemo"
+	// DefaultLockName is the semaphore's lock name.
+	DefaultLockName = "MySemaphore"
+	// DefaultLimit is the number of dowork invocations that may run at once.
+	DefaultLimit = 5
+)
+
+// ErrInvalidContext is wrapped by every *ContextError.
+var ErrInvalidContext = errors.New("invalid context value")
+
+// ContextError names the context key whose value is wrong.
+type ContextError struct {
+	// Key is the context key, e.g. "limit".
+	Key string
+	// Value is the value found, as given.
+	Value any
+	// Problem says what is wrong.
+	Problem string
+}
+
+// Error renders the problem as `context limit must be an integer from 1 to 2600, got "five"`.
+func (e *ContextError) Error() string {
+	return fmt.Sprintf("context %s %s, got %#v", e.Key, e.Problem, e.Value)
+}
+
+// Unwrap returns ErrInvalidContext.
+func (e *ContextError) Unwrap() error { return ErrInvalidContext }
+
+// Config is what the demo stack is built from.
+type Config struct {
+	// StackName is the stack's name. Default: DefaultStackName.
+	StackName string
+	// Prefix is prepended to the IDs of the demo's constructs (letters and digits), so that the
+	// names CloudFormation generates for the table, the state machine and the function start
+	// with it, like the "CC-" prefix of the AWS sample. Default: none.
+	Prefix string
+	// LockName is the semaphore's lock name. Default: DefaultLockName.
+	LockName string
+	// Limit is the semaphore's limit. Default: DefaultLimit.
+	Limit int
+	// ReservedConcurrency, when positive, reserves that many concurrent executions for the
+	// dowork function and caps it there: the Lambda-native second line of defence under the
+	// semaphore (set it to Limit). Default: 0, no reservation.
+	ReservedConcurrency int
+}
+
+var (
+	stackNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]{0,127}$`)
+	prefixPattern    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,31}$`)
+)
+
+// ConfigFromContext reads the demo's configuration from the context of node (an App's node),
+// applying the defaults, and checks it.
+func ConfigFromContext(node constructs.Node) (Config, error) {
+	get := func(key string) any { return node.TryGetContext(jsii.String(key)) }
+	cfg := Config{StackName: DefaultStackName, LockName: DefaultLockName, Limit: DefaultLimit}
+	var err error
+	if v := get(ContextStackName); v != nil {
+		cfg.StackName, err = text(ContextStackName, v)
+	}
+	if v := get(ContextPrefix); v != nil && err == nil {
+		cfg.Prefix, err = text(ContextPrefix, v)
+	}
+	if v := get(ContextLockName); v != nil && err == nil {
+		cfg.LockName, err = text(ContextLockName, v)
+	}
+	if v := get(ContextLimit); v != nil && err == nil {
+		cfg.Limit, err = integer(ContextLimit, v)
+	}
+	if v := get(ContextReservedConcurrency); v != nil && err == nil {
+		cfg.ReservedConcurrency, err = integer(ContextReservedConcurrency, v)
+	}
+	if err != nil {
+		return Config{}, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// Validate checks every field, naming the context key of the first wrong one.
+func (c Config) Validate() error {
+	switch {
+	case !stackNamePattern.MatchString(c.StackName):
+		return &ContextError{Key: ContextStackName, Value: c.StackName, Problem: "must be a CloudFormation stack name (a letter, then letters, digits and hyphens)"}
+	case c.Prefix != "" && !prefixPattern.MatchString(c.Prefix):
+		return &ContextError{Key: ContextPrefix, Value: c.Prefix, Problem: "must be a letter followed by at most 31 letters and digits"}
+	case c.LockName == "":
+		return &ContextError{Key: ContextLockName, Value: c.LockName, Problem: "must not be empty"}
+	case c.Limit < 1 || c.Limit > semaphore.MaxLimit:
+		return &ContextError{Key: ContextLimit, Value: c.Limit, Problem: fmt.Sprintf("must be an integer from 1 to %d", semaphore.MaxLimit)}
+	case c.ReservedConcurrency < 0:
+		return &ContextError{Key: ContextReservedConcurrency, Value: c.ReservedConcurrency, Problem: "must be a positive integer (0 or absent: no reservation)"}
+	}
+	return nil
+}
+
+// text reads a string context value.
+func text(key string, v any) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", &ContextError{Key: key, Value: v, Problem: "must be a string"}
+	}
+	return s, nil
+}
+
+// integer reads an integer context value, given as a number (cdk.json) or a string (-c).
+func integer(key string, v any) (int, error) {
+	switch x := v.(type) {
+	case float64:
+		if x == float64(int(x)) {
+			return int(x), nil
+		}
+	case string:
+		if n, err := strconv.Atoi(x); err == nil {
+			return n, nil
+		}
+	}
+	return 0, &ContextError{Key: key, Value: v, Problem: "must be an integer"}
+}

@@ -1,0 +1,63 @@
+package demo_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+
+	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+)
+
+// TestConfigFromContext reads the configuration from context given as on the command line
+// (strings) and in cdk.json (numbers), and rejects bad values naming the key.
+func TestConfigFromContext(t *testing.T) {
+	defaults := demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 5}
+	tests := []struct {
+		name    string
+		context map[string]any
+		want    demo.Config
+		wantKey string // the key a *ContextError must name; "" for success
+	}{
+		{"defaults", nil, defaults, ""},
+		{"from -c", map[string]any{"stackName": "Gate", "prefix": "CC", "lockName": "Deploys", "limit": "2", "reservedConcurrency": "2"},
+			demo.Config{StackName: "Gate", Prefix: "CC", LockName: "Deploys", Limit: 2, ReservedConcurrency: 2}, ""},
+		{"from cdk.json", map[string]any{"limit": 7.0, "reservedConcurrency": 7.0},
+			demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 7, ReservedConcurrency: 7}, ""},
+		{"limit not a number", map[string]any{"limit": "five"}, demo.Config{}, "limit"},
+		{"fractional limit", map[string]any{"limit": 2.5}, demo.Config{}, "limit"},
+		{"zero limit", map[string]any{"limit": "0"}, demo.Config{}, "limit"},
+		{"limit above one item", map[string]any{"limit": "100000"}, demo.Config{}, "limit"},
+		{"empty lock name", map[string]any{"lockName": ""}, demo.Config{}, "lockName"},
+		{"lock name not a string", map[string]any{"lockName": 3.0}, demo.Config{}, "lockName"},
+		{"prefix with a dash", map[string]any{"prefix": "CC-"}, demo.Config{}, "prefix"},
+		{"stack name with a space", map[string]any{"stackName": "My Demo"}, demo.Config{}, "stackName"},
+		{"negative reserved concurrency", map[string]any{"reservedConcurrency": "-1"}, demo.Config{}, "reservedConcurrency"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := map[string]any{}
+			for k, v := range tt.context {
+				ctx[k] = v
+			}
+			app := awscdk.NewApp(&awscdk.AppProps{Context: &ctx})
+			got, err := demo.ConfigFromContext(app.Node())
+			if tt.wantKey == "" {
+				if err != nil {
+					t.Fatalf("ConfigFromContext: %v", err)
+				}
+				if got != tt.want {
+					t.Errorf("got %+v, want %+v", got, tt.want)
+				}
+				return
+			}
+			var ce *demo.ContextError
+			if !errors.As(err, &ce) || !errors.Is(err, demo.ErrInvalidContext) {
+				t.Fatalf("error %v, want a *ContextError wrapping ErrInvalidContext", err)
+			}
+			if ce.Key != tt.wantKey {
+				t.Errorf("error names %q, want %q: %v", ce.Key, tt.wantKey, err)
+			}
+		})
+	}
+}

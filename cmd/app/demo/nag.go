@@ -1,0 +1,52 @@
+package demo
+
+import (
+	"github.com/aws/jsii-runtime-go"
+	"github.com/cdklabs/cdk-nag-go/cdknag/v2"
+
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+)
+
+// NagSuppression is one cdk-nag AwsSolutions finding the demo accepts, and why.
+type NagSuppression struct {
+	// RuleID is the cdk-nag rule, e.g. "AwsSolutions-IAM5".
+	RuleID string
+	// AppliesTo lists the findings of the rule that are accepted, e.g. "Resource::*".
+	AppliesTo []string
+	// Reason says why the finding is accepted.
+	Reason string
+}
+
+// StateMachineRoleSuppressions are the findings accepted on the semaphore's state machine role.
+// Both wildcards are required by AWS: the CloudWatch Logs delivery actions and the X-Ray
+// actions support no resource-level permissions.
+var StateMachineRoleSuppressions = []NagSuppression{{
+	RuleID:    "AwsSolutions-IAM5",
+	AppliesTo: []string{"Resource::*"},
+	Reason: "Step Functions execution logging (logs:*LogDelivery, logs:PutResourcePolicy, logs:Describe*) " +
+		"and X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords, xray:GetSampling*) " +
+		"support no resource-level permissions, so AWS requires Resource \"*\" for them",
+}}
+
+// suppressNagFindings records the accepted findings, with their reasons, on the state machine's
+// role (its default policy included).
+func suppressNagFindings(sem semaphore.Semaphore) {
+	cdknag.NagSuppressions_AddResourceSuppressions(sem.StateMachine().Role(), nagSuppressions(StateMachineRoleSuppressions), jsii.Bool(true))
+}
+
+// nagSuppressions converts suppressions to cdk-nag's form.
+func nagSuppressions(list []NagSuppression) *[]*cdknag.NagPackSuppression {
+	out := make([]*cdknag.NagPackSuppression, 0, len(list))
+	for _, s := range list {
+		appliesTo := make([]any, 0, len(s.AppliesTo))
+		for _, a := range s.AppliesTo {
+			appliesTo = append(appliesTo, a)
+		}
+		out = append(out, &cdknag.NagPackSuppression{
+			Id:        jsii.String(s.RuleID),
+			Reason:    jsii.String(s.Reason),
+			AppliesTo: &appliesTo,
+		})
+	}
+	return &out
+}

@@ -1,0 +1,90 @@
+package demo
+
+import (
+	"strconv"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+	"github.com/turnstile-sfn/turnstile/internal/golambda"
+)
+
+// DoWorkPackage is the dowork function's main package, relative to the module root.
+const DoWorkPackage = "lambdas/dowork"
+
+// Construct IDs of the demo's constructs (after Config.Prefix).
+const (
+	// DoWorkID is the dowork function's construct ID.
+	DoWorkID = "DoWork"
+	// SemaphoreID is the semaphore's construct ID.
+	SemaphoreID = "Semaphore"
+)
+
+// Names of the stack's outputs.
+const (
+	// OutputStateMachineArn is the ARN of the semaphore's state machine: start executions here.
+	OutputStateMachineArn = "StateMachineArn"
+	// OutputLockTableName is the lock table's name.
+	OutputLockTableName = "LockTableName"
+	// OutputDoWorkFunctionName is the dowork function's name.
+	OutputDoWorkFunctionName = "DoWorkFunctionName"
+)
+
+// Stack is the demo stack: the dowork function behind a semaphore.
+type Stack interface {
+	awscdk.Stack
+	// Semaphore returns the semaphore in front of the dowork function.
+	Semaphore() semaphore.Semaphore
+	// DoWork returns the dowork function.
+	DoWork() awslambda.Function
+}
+
+type stack struct {
+	awscdk.Stack
+	semaphore semaphore.Semaphore
+	doWork    awslambda.Function
+}
+
+// NewStack adds the demo stack to scope (an App): the dowork function (arm64, provided.al2023,
+// built from DoWorkPackage) as the work of a semaphore of cfg.Limit slots on the lock
+// cfg.LockName. cfg must be valid (see Config.Validate).
+func NewStack(scope constructs.Construct, cfg Config) Stack {
+	s := &stack{}
+	awscdk.NewStack_Override(s, scope, jsii.String(cfg.StackName), &awscdk.StackProps{
+		Description: jsii.String("Turnstile demo: at most " + strconv.Itoa(cfg.Limit) +
+			" dowork invocations at once, through a Step Functions semaphore on DynamoDB"),
+	})
+	fnProps := &golambda.Props{
+		Package:     jsii.String(DoWorkPackage),
+		Description: jsii.String("Turnstile demo work: sleeps, and sometimes fails"),
+	}
+	if cfg.ReservedConcurrency > 0 {
+		fnProps.ReservedConcurrentExecutions = jsii.Number(cfg.ReservedConcurrency)
+	}
+	fn := golambda.New(s, jsii.String(cfg.Prefix+DoWorkID), fnProps)
+	sem := semaphore.New(s, jsii.String(cfg.Prefix+SemaphoreID), &semaphore.Props{
+		LockName:     cfg.LockName,
+		Limit:        cfg.Limit,
+		WorkFunction: fn,
+	})
+
+	output := func(id, description string, value *string) {
+		awscdk.NewCfnOutput(s, jsii.String(id), &awscdk.CfnOutputProps{Value: value, Description: jsii.String(description)})
+	}
+	output(OutputStateMachineArn, "Start executions of the semaphore here", sem.StateMachine().StateMachineArn())
+	output(OutputLockTableName, "The lock table: one item per lock", sem.Table().TableName())
+	output(OutputDoWorkFunctionName, "The protected work", fn.FunctionName())
+
+	suppressNagFindings(sem)
+	s.semaphore, s.doWork = sem, fn
+	return s
+}
+
+// Semaphore implements Stack.
+func (s *stack) Semaphore() semaphore.Semaphore { return s.semaphore }
+
+// DoWork implements Stack.
+func (s *stack) DoWork() awslambda.Function { return s.doWork }

@@ -1,0 +1,99 @@
+package semaphore
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+)
+
+// Defaults of Props and the limits they are checked against.
+const (
+	// DefaultTimeout is the execution timeout: a stuck execution ends and its slot comes back
+	// through the cleanup.
+	DefaultTimeout = machines.DefaultTimeout
+	// DefaultAcquireTimeout is the total time an execution waits for a slot before it fails
+	// with Turnstile.AcquireTimeout.
+	DefaultAcquireTimeout = machines.DefaultAcquireTimeout
+	// DefaultWaitMin is the shortest pause between two acquire attempts.
+	DefaultWaitMin = machines.DefaultWaitMin
+	// DefaultWaitMax is the longest pause between two acquire attempts.
+	DefaultWaitMax = machines.DefaultWaitMax
+	// DefaultRemovalPolicy applies to the table and log group the construct creates. The lock
+	// table holds nothing but the live holders of the state machine deleted with it, so it is
+	// destroyed with the stack rather than left behind.
+	DefaultRemovalPolicy = awscdk.RemovalPolicy_DESTROY
+	// DefaultLogRetention is the retention of the log group the construct creates.
+	DefaultLogRetention = awslogs.RetentionDays_ONE_MONTH
+	// MaxLimit is the largest Limit: the holders one 400 KB lock item can hold with typical
+	// execution ARNs (measured in asl/machines).
+	MaxLimit = machines.MaxLimit
+	// PartitionKey is the lock table's partition key (a string attribute): the lock name. An
+	// existing Table must use it.
+	PartitionKey = machines.AttributeLockName
+)
+
+// Props configures a Semaphore. Exactly one of LockName and LockNamePath, and exactly one of
+// Work, WorkFunction and WorkStateMachine, must be set.
+type Props struct {
+	// LockName is the fixed name of the lock that every execution shares.
+	// Default: none; one of LockName and LockNamePath is required.
+	LockName string
+	// LockNamePath reads the lock name from the execution input, e.g. "$.environment", so that
+	// executions for different keys never wait for each other (one lock item per key, each with
+	// Limit slots). It must be a "$." reference path; an execution whose input has no non-empty
+	// string there fails with Turnstile.InvalidLockName before touching the table.
+	// Default: none; one of LockName and LockNamePath is required.
+	LockNamePath string
+	// Limit is the number of executions that may run the work at once, 1 to MaxLimit.
+	// Required.
+	Limit int
+
+	// Work is a chain of the caller's own states, embedded as the Parallel branch that runs
+	// while the slot is held; the permissions its tasks need are granted to the state machine.
+	// Its state names must differ from the semaphore's (machines.StateNames).
+	// Default: none; one of Work, WorkFunction and WorkStateMachine is required.
+	Work awsstepfunctions.IChainable
+	// WorkFunction is a Lambda function invoked with the execution input as its payload; its
+	// result becomes the execution output. Lambda service errors are retried as AWS recommends.
+	// Default: none; one of Work, WorkFunction and WorkStateMachine is required.
+	WorkFunction awslambda.IFunction
+	// WorkStateMachine is a state machine run as a child execution (startExecution.sync:2) with
+	// the execution input; its output becomes the execution output.
+	// Default: none; one of Work, WorkFunction and WorkStateMachine is required.
+	WorkStateMachine awsstepfunctions.IStateMachine
+
+	// Table is an existing lock table, with the string partition key PartitionKey.
+	// Default: a new table: on-demand, point-in-time recovery on, AWS-managed encryption.
+	Table awsdynamodb.ITable
+	// RemovalPolicy applies to the table and the log group the construct creates.
+	// Default: DefaultRemovalPolicy (DESTROY).
+	RemovalPolicy awscdk.RemovalPolicy
+
+	// Timeout is the execution timeout (whole seconds, longer than AcquireTimeout).
+	// Default: DefaultTimeout (1 hour).
+	Timeout awscdk.Duration
+	// AcquireTimeout bounds the total time an execution waits for a slot (whole seconds).
+	// Default: DefaultAcquireTimeout (15 minutes).
+	AcquireTimeout awscdk.Duration
+	// WaitMin is the shortest pause between two acquire attempts; each pause is drawn at random
+	// between WaitMin and WaitMax (whole seconds), so waiting executions spread out.
+	// Default: DefaultWaitMin (1 second).
+	WaitMin awscdk.Duration
+	// WaitMax is the longest pause between two acquire attempts.
+	// Default: DefaultWaitMax (5 seconds).
+	WaitMax awscdk.Duration
+
+	// Logging sends every execution event (level ALL, with execution data) to LogGroup.
+	// Default: true.
+	Logging *bool
+	// LogGroup receives the execution logs when Logging is on.
+	// Default: a new log group kept DefaultLogRetention (one month).
+	LogGroup awslogs.ILogGroup
+	// Tracing turns on AWS X-Ray tracing of the executions.
+	// Default: true.
+	Tracing *bool
+}

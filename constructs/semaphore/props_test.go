@@ -1,0 +1,83 @@
+package semaphore_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+)
+
+// TestNewPanicsOnInvalidProps checks that each invalid prop panics at construction with a
+// message that names the prop and its value.
+func TestNewPanicsOnInvalidProps(t *testing.T) {
+	app := awscdk.NewApp(nil)
+	stack := awscdk.NewStack(app, jsii.String("Invalid"), nil)
+	fn := awslambda.Function_FromFunctionArn(stack, jsii.String("Fn"), jsii.String("arn:aws:lambda:us-east-1:123456789012:function:work"))
+	child := awsstepfunctions.StateMachine_FromStateMachineArn(stack, jsii.String("Child"),
+		jsii.String("arn:aws:states:us-east-1:123456789012:stateMachine:child"))
+	clash := awsstepfunctions.NewPass(stack, jsii.String("Acquire Slot"), nil)
+	valid := func(edit func(p *semaphore.Props)) *semaphore.Props {
+		p := &semaphore.Props{LockName: "MySemaphore", Limit: 5, WorkFunction: fn}
+		edit(p)
+		return p
+	}
+	tests := []struct {
+		name  string
+		props *semaphore.Props
+		want  string
+	}{
+		{"nil props", nil, "semaphore: props are required (Props.Limit, a lock name and the work)"},
+		{"zero limit", valid(func(p *semaphore.Props) { p.Limit = 0 }), "semaphore: Props.Limit must be > 0, got 0"},
+		{"negative limit", valid(func(p *semaphore.Props) { p.Limit = -1 }), "semaphore: Props.Limit must be > 0, got -1"},
+		{"limit above one item", valid(func(p *semaphore.Props) { p.Limit = semaphore.MaxLimit + 1 }),
+			fmt.Sprintf("semaphore: Props.Limit must be <= MaxLimit (%d, the holders one 400 KB lock item can hold), got %d", semaphore.MaxLimit, semaphore.MaxLimit+1)},
+		{"no lock name", valid(func(p *semaphore.Props) { p.LockName = "" }), "semaphore: Props.LockName or LockNamePath is required, got neither"},
+		{"both lock names", valid(func(p *semaphore.Props) { p.LockNamePath = "$.environment" }), "semaphore: Props.LockName and LockNamePath are mutually exclusive, got both"},
+		{"lock name path without $.", valid(func(p *semaphore.Props) { p.LockName, p.LockNamePath = "", "environment" }),
+			`semaphore: Props.LockNamePath must be a "$." reference path such as "$.environment", got "environment"`},
+		{"no work", valid(func(p *semaphore.Props) { p.WorkFunction = nil }),
+			"semaphore: Props.Work, Props.WorkFunction or Props.WorkStateMachine is required, got none"},
+		{"two kinds of work", valid(func(p *semaphore.Props) { p.WorkStateMachine = child }),
+			"semaphore: Props.Work, Props.WorkFunction and Props.WorkStateMachine are mutually exclusive, got WorkFunction and WorkStateMachine"},
+		{"work reusing a semaphore state name", valid(func(p *semaphore.Props) { p.WorkFunction, p.Work = nil, clash }),
+			`semaphore: Props.Work must not reuse a state name of the semaphore, got "Acquire Slot"`},
+		{"zero timeout", valid(func(p *semaphore.Props) { p.Timeout = awscdk.Duration_Seconds(jsii.Number(0)) }),
+			"semaphore: Props.Timeout must be at least 1s, got 0 seconds"},
+		{"fractional wait", valid(func(p *semaphore.Props) { p.WaitMin = awscdk.Duration_Millis(jsii.Number(1500)) }),
+			"semaphore: Props.WaitMin must be a whole number of seconds, at least 1s, got 1.5s"},
+		{"acquire timeout past the execution timeout", valid(func(p *semaphore.Props) {
+			p.Timeout, p.AcquireTimeout = awscdk.Duration_Minutes(jsii.Number(5)), awscdk.Duration_Minutes(jsii.Number(10))
+		}), "semaphore: Props.AcquireTimeout must be shorter than Timeout (5m0s), got 10m0s"},
+		{"wait bounds crossed", valid(func(p *semaphore.Props) {
+			p.WaitMin, p.WaitMax = awscdk.Duration_Seconds(jsii.Number(8)), awscdk.Duration_Seconds(jsii.Number(2))
+		}), "semaphore: Props.WaitMax must be greater than WaitMin (8s), got 2s"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := panicMessage(func() { semaphore.New(stack, jsii.String(fmt.Sprintf("Semaphore%d", i)), tt.props) })
+			if got != tt.want {
+				t.Errorf("panic message:\n got: %q\nwant: %q", got, tt.want)
+			}
+		})
+	}
+	if children := len(*stack.Node().Children()); children != 3 {
+		t.Errorf("the stack has %d children, want 3 (Fn, Child, Acquire Slot): an invalid semaphore joined the tree", children)
+	}
+}
+
+// panicMessage runs f and returns the message it panicked with, or "" if it did not panic.
+func panicMessage(f func()) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = strings.TrimSpace(fmt.Sprint(r))
+		}
+	}()
+	f()
+	return ""
+}

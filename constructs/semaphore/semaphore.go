@@ -1,0 +1,134 @@
+package semaphore
+
+import (
+	"maps"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+)
+
+// Semaphore is a distributed counting semaphore in front of some work: a DynamoDB lock table
+// and a Standard state machine that acquires a slot, runs the work and releases the slot.
+type Semaphore interface {
+	constructs.Construct
+	// Table returns the lock table (the given Props.Table, or the one created).
+	Table() awsdynamodb.ITable
+	// StateMachine returns the acquire → run → release state machine.
+	StateMachine() awsstepfunctions.StateMachine
+	// LogGroup returns the log group of the executions, or nil when logging is off.
+	LogGroup() awslogs.ILogGroup
+	// LockName returns the fixed lock name, or "" when the name is read from LockNamePath.
+	LockName() string
+	// LockNamePath returns the path of the lock name in the execution input, or "".
+	LockNamePath() string
+	// Limit returns the number of slots per lock.
+	Limit() int
+	// Definition returns the state machine's definition as deployed, with the
+	// DefinitionSubstitutions placeholders (machines.Placeholder) in place of the table name
+	// and the work's ARN.
+	Definition() *asl.StateMachine
+}
+
+type semaphore struct {
+	constructs.Construct
+	props        Props
+	table        awsdynamodb.ITable
+	stateMachine awsstepfunctions.StateMachine
+	logGroup     awslogs.ILogGroup
+	definition   *asl.StateMachine
+}
+
+// New creates a Semaphore. It panics, naming the prop and its value, when the props are
+// invalid (see Props).
+func New(scope constructs.Construct, id *string, props *Props) Semaphore {
+	if props == nil {
+		invalid("props are required (Props.Limit, a lock name and the work)")
+	}
+	p := *props
+	checkWorkKinds(&p)
+	opts := options(&p)
+	w := newWork(awscdk.Stack_Of(scope), &p)
+	opts.Work = w.graph
+	definition, err := machines.Semaphore(opts)
+	if err != nil {
+		panicOnOptionError(err)
+	}
+	rendered, err := definition.Render()
+	if err != nil {
+		invalid("the definition cannot be rendered: %v", err)
+	}
+
+	// Every prop is valid: only now does the construct join the tree. The Go value itself is
+	// the jsii object, so that it can be passed wherever a construct is expected.
+	s := &semaphore{props: p, definition: definition}
+	constructs.NewConstruct_Override(s, scope, id)
+	s.table = p.Table
+	if s.table == nil {
+		s.table = newLockTable(s, removalPolicy(&p))
+	}
+	substitutions := maps.Clone(w.substitutions)
+	if substitutions == nil {
+		substitutions = map[string]*string{}
+	}
+	substitutions[machines.SubstitutionTableName] = s.table.TableName()
+
+	smProps := &awsstepfunctions.StateMachineProps{
+		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(string(rendered))),
+		DefinitionSubstitutions: &substitutions,
+		StateMachineType:        awsstepfunctions.StateMachineType_STANDARD,
+		TracingEnabled:          jsii.Bool(p.Tracing == nil || *p.Tracing),
+	}
+	if p.Logging == nil || *p.Logging {
+		s.logGroup = p.LogGroup
+		if s.logGroup == nil {
+			s.logGroup = awslogs.NewLogGroup(s, jsii.String("Logs"), &awslogs.LogGroupProps{
+				Retention:     DefaultLogRetention,
+				RemovalPolicy: removalPolicy(&p),
+			})
+		}
+		smProps.Logs = &awsstepfunctions.LogOptions{
+			Destination:          s.logGroup,
+			Level:                awsstepfunctions.LogLevel_ALL,
+			IncludeExecutionData: jsii.Bool(true),
+		}
+	}
+	s.stateMachine = awsstepfunctions.NewStateMachine(s, jsii.String("StateMachine"), smProps)
+
+	// Least privilege on the lock table: the acquire and release updates and the read-back.
+	s.table.Grant(s.stateMachine, jsii.String("dynamodb:UpdateItem"), jsii.String("dynamodb:GetItem"))
+	if key := s.table.EncryptionKey(); key != nil {
+		key.GrantEncryptDecrypt(s.stateMachine) // a given table encrypted with its own key
+	}
+	for _, st := range w.statements {
+		s.stateMachine.AddToRolePolicy(st)
+	}
+	return s
+}
+
+// Table implements Semaphore.
+func (s *semaphore) Table() awsdynamodb.ITable { return s.table }
+
+// StateMachine implements Semaphore.
+func (s *semaphore) StateMachine() awsstepfunctions.StateMachine { return s.stateMachine }
+
+// LogGroup implements Semaphore.
+func (s *semaphore) LogGroup() awslogs.ILogGroup { return s.logGroup }
+
+// LockName implements Semaphore.
+func (s *semaphore) LockName() string { return s.props.LockName }
+
+// LockNamePath implements Semaphore.
+func (s *semaphore) LockNamePath() string { return s.props.LockNamePath }
+
+// Limit implements Semaphore.
+func (s *semaphore) Limit() int { return s.props.Limit }
+
+// Definition implements Semaphore.
+func (s *semaphore) Definition() *asl.StateMachine { return s.definition }

@@ -1,0 +1,29 @@
+package semaphore
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// newLockTable creates the lock table: on demand, point-in-time recovery, AWS-managed keys.
+func newLockTable(scope constructs.Construct, policy awscdk.RemovalPolicy) awsdynamodb.Table {
+	return awsdynamodb.NewTable(scope, jsii.String("LockTable"), &awsdynamodb.TableProps{
+		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String(PartitionKey), Type: awsdynamodb.AttributeType_STRING},
+		BillingMode:  awsdynamodb.BillingMode_PAY_PER_REQUEST,
+		PointInTimeRecoverySpecification: &awsdynamodb.PointInTimeRecoverySpecification{
+			PointInTimeRecoveryEnabled: jsii.Bool(true),
+		},
+		Encryption:    awsdynamodb.TableEncryption_AWS_MANAGED,
+		RemovalPolicy: policy,
+	})
+}
+
+// removalPolicy returns Props.RemovalPolicy, or DefaultRemovalPolicy when it is unset.
+func removalPolicy(p *Props) awscdk.RemovalPolicy {
+	if p.RemovalPolicy == "" {
+		return DefaultRemovalPolicy
+	}
+	return p.RemovalPolicy
+}

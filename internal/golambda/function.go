@@ -1,0 +1,79 @@
+package golambda
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3assets"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+)
+
+// unusedDockerImage fills the required BundlingOptions.Image. Bundler.TryBundle always bundles
+// locally (or panics), so the CDK never runs it.
+const unusedDockerImage = "golang"
+
+// New creates, under a construct named id, a Lambda function built from props.Package (arm64,
+// provided.al2023, handler "bootstrap"), its log group and its role, and returns the function.
+// It panics when props are invalid or when the working directory is not inside a Go module.
+func New(scope constructs.Construct, id *string, props *Props) awslambda.Function {
+	workDir, err := os.Getwd()
+	if err != nil {
+		panic(fmt.Sprintf("golambda: %v", err))
+	}
+	moduleRoot, err := FindModuleRoot(workDir)
+	if err != nil {
+		panic(err.Error())
+	}
+	pkg := props.packageDir(moduleRoot)
+
+	retention := props.LogRetention
+	if retention == "" {
+		retention = DefaultLogRetention
+	}
+
+	group := constructs.NewConstruct(scope, id)
+	logGroup := awslogs.NewLogGroup(group, jsii.String("LogGroup"), &awslogs.LogGroupProps{
+		Retention:     retention,
+		RemovalPolicy: awscdk.RemovalPolicy_DESTROY,
+	})
+	role := awsiam.NewRole(group, jsii.String("ServiceRole"), &awsiam.RoleProps{
+		AssumedBy: awsiam.NewServicePrincipal(jsii.String("lambda.amazonaws.com"), nil),
+	})
+	logGroup.GrantWrite(role)
+
+	bundler := &Bundler{ModuleRoot: moduleRoot, Package: pkg}
+	code := awslambda.Code_FromAsset(jsii.String(moduleRoot), &awss3assets.AssetOptions{
+		AssetHashType: awscdk.AssetHashType_OUTPUT,
+		Bundling: &awscdk.BundlingOptions{
+			Image: awscdk.DockerImage_FromRegistry(jsii.String(unusedDockerImage)),
+			Local: bundler,
+		},
+	})
+
+	memorySize := props.MemorySize
+	if memorySize == nil {
+		memorySize = jsii.Number(DefaultMemorySize)
+	}
+	timeout := props.Timeout
+	if timeout == nil {
+		timeout = awscdk.Duration_Seconds(jsii.Number(DefaultTimeoutSeconds))
+	}
+	return awslambda.NewFunction(group, jsii.String("Function"), &awslambda.FunctionProps{
+		Architecture:                 awslambda.Architecture_ARM_64(),
+		Runtime:                      awslambda.Runtime_PROVIDED_AL2023(),
+		Handler:                      jsii.String(BinaryName),
+		Code:                         code,
+		Role:                         role,
+		LogGroup:                     logGroup,
+		Environment:                  props.Environment,
+		MemorySize:                   memorySize,
+		Timeout:                      timeout,
+		ReservedConcurrentExecutions: props.ReservedConcurrentExecutions,
+		Description:                  props.Description,
+	})
+}

@@ -1,0 +1,4 @@
+// Command hello is the smallest main package: the golambda tests bundle it.
+package main
+
+func main() {}
