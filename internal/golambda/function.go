@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3assets"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
+
+	"github.com/turnstile-sfn/turnstile/internal/metadata"
 )
 
 // unusedDockerImage fills the required BundlingOptions.Image. Bundler.TryBundle always bundles
@@ -63,7 +65,7 @@ func New(scope constructs.Construct, id *string, props *Props) awslambda.Functio
 	if timeout == nil {
 		timeout = awscdk.Duration_Seconds(jsii.Number(DefaultTimeoutSeconds))
 	}
-	return awslambda.NewFunction(group, jsii.String("Function"), &awslambda.FunctionProps{
+	fn := awslambda.NewFunction(group, jsii.String("Function"), &awslambda.FunctionProps{
 		Architecture:                 awslambda.Architecture_ARM_64(),
 		Runtime:                      awslambda.Runtime_PROVIDED_AL2023(),
 		Handler:                      jsii.String(BinaryName),
@@ -76,4 +78,7 @@ func New(scope constructs.Construct, id *string, props *Props) awslambda.Functio
 		ReservedConcurrentExecutions: props.ReservedConcurrentExecutions,
 		Description:                  props.Description,
 	})
+	// The local emulator binds a Go handler to the function by the package it is built from.
+	fn.Node().DefaultChild().(awscdk.CfnResource).AddMetadata(jsii.String(metadata.GoPackage), jsii.String(pkg))
+	return fn
 }

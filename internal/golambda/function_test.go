@@ -6,6 +6,8 @@ import (
 
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
+
+	"github.com/turnstile-sfn/turnstile/internal/metadata"
 )
 
 // jsonOf renders v as JSON with sorted keys, for comparing template fragments.
@@ -24,11 +26,13 @@ func TestFunctionProperties(t *testing.T) {
 	arn := func(path string) any { return map[string]any{"Fn::GetAtt": []any{logicalIDAt(t, tmpl, path), "Arn"}} }
 	tests := []struct {
 		name   string
+		pkg    string // the Go package recorded in the metadata, cleaned
 		want   map[string]any
 		absent []string
 	}{
 		{
 			name: "Minimal",
+			pkg:  "internal/golambda/testdata/hello",
 			want: map[string]any{
 				"Architectures": []any{"arm64"},
 				"Runtime":       "provided.al2023",
@@ -42,6 +46,7 @@ func TestFunctionProperties(t *testing.T) {
 		},
 		{
 			name: "Full",
+			pkg:  "lambdas/dowork",
 			want: map[string]any{
 				"Architectures":                []any{"arm64"},
 				"Runtime":                      "provided.al2023",
@@ -61,6 +66,10 @@ func TestFunctionProperties(t *testing.T) {
 			fn := resourceAt(t, tmpl, "Skipped/"+tt.name+"/Function")
 			if got := fn["Type"]; got != "AWS::Lambda::Function" {
 				t.Fatalf("Type = %v, want AWS::Lambda::Function", got)
+			}
+			meta, _ := fn["Metadata"].(map[string]any)
+			if got, want := meta[metadata.GoPackage], tt.pkg; got != want {
+				t.Errorf("Metadata[%s] = %v, want %q", metadata.GoPackage, got, want)
 			}
 			props, _ := fn["Properties"].(map[string]any)
 			for key, want := range tt.want {
