@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"time"
 
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 )
 
 // Context keys the demo reads (cdk synth -c key=value, or cdk.json's "context").
@@ -24,6 +26,10 @@ const (
 	ContextLimit = "limit"
 	// ContextReservedConcurrency sets the dowork function's reserved concurrency.
 	ContextReservedConcurrency = "reservedConcurrency"
+	// ContextWorkDuration is how long each dowork invocation works, as a Go duration ("15s").
+	ContextWorkDuration = "workDuration"
+	// ContextFailureRate is the fraction of dowork invocations that fail, from 0 to 1.
+	ContextFailureRate = "failureRate"
 )
 
 // Defaults of Config: the original AWS demo's lock and limit.
@@ -69,6 +75,11 @@ type Config struct {
 	LockName string
 	// Limit is the semaphore's limit. Default: DefaultLimit.
 	Limit int
+	// WorkDuration is how long each dowork invocation works. Default: work.DefaultDuration.
+	WorkDuration time.Duration
+	// FailureRate is the fraction of dowork invocations that fail. Default:
+	// work.DefaultFailureRate.
+	FailureRate float64
 	// ReservedConcurrency, when positive, reserves that many concurrent executions for the
 	// dowork function and caps it there: the Lambda-native second line of defence under the
 	// semaphore (set it to Limit). Default: 0, no reservation.
@@ -84,7 +95,8 @@ var (
 // applying the defaults, and checks it.
 func ConfigFromContext(node constructs.Node) (Config, error) {
 	get := func(key string) any { return node.TryGetContext(jsii.String(key)) }
-	cfg := Config{StackName: DefaultStackName, LockName: DefaultLockName, Limit: DefaultLimit}
+	cfg := Config{StackName: DefaultStackName, LockName: DefaultLockName, Limit: DefaultLimit,
+		WorkDuration: work.DefaultDuration, FailureRate: work.DefaultFailureRate}
 	var err error
 	if v := get(ContextStackName); v != nil {
 		cfg.StackName, err = text(ContextStackName, v)
@@ -100,6 +112,12 @@ func ConfigFromContext(node constructs.Node) (Config, error) {
 	}
 	if v := get(ContextReservedConcurrency); v != nil && err == nil {
 		cfg.ReservedConcurrency, err = integer(ContextReservedConcurrency, v)
+	}
+	if v := get(ContextWorkDuration); v != nil && err == nil {
+		cfg.WorkDuration, err = duration(ContextWorkDuration, v)
+	}
+	if v := get(ContextFailureRate); v != nil && err == nil {
+		cfg.FailureRate, err = number(ContextFailureRate, v)
 	}
 	if err != nil {
 		return Config{}, err
@@ -121,7 +139,42 @@ func (c Config) Validate() error {
 	case c.ReservedConcurrency < 0:
 		return &ContextError{Key: ContextReservedConcurrency, Value: c.ReservedConcurrency, Problem: "must be a positive integer (0 or absent: no reservation)"}
 	}
+	if err := c.work().Validate(); err != nil {
+		key := ContextWorkDuration
+		if errors.Is(err, work.ErrFailureRateOutOfRange) {
+			key = ContextFailureRate
+		}
+		return &ContextError{Key: key, Value: c.work().String(), Problem: err.Error()}
+	}
 	return nil
+}
+
+// work is the dowork configuration the stack gives its function.
+func (c Config) work() work.Config {
+	return work.Config{Duration: c.WorkDuration, FailureRate: c.FailureRate}
+}
+
+// duration reads a Go duration context value ("15s").
+func duration(key string, v any) (time.Duration, error) {
+	if s, ok := v.(string); ok {
+		if d, err := time.ParseDuration(s); err == nil {
+			return d, nil
+		}
+	}
+	return 0, &ContextError{Key: key, Value: v, Problem: "must be a Go duration such as 15s"}
+}
+
+// number reads a numeric context value, given as a number or a string.
+func number(key string, v any) (float64, error) {
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case string:
+		if f, err := strconv.ParseFloat(x, 64); err == nil {
+			return f, nil
+		}
+	}
+	return 0, &ContextError{Key: key, Value: v, Problem: "must be a number"}
 }
 
 // text reads a string context value.

@@ -3,6 +3,7 @@ package demo_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 
@@ -12,7 +13,7 @@ import (
 // TestConfigFromContext reads the configuration from context given as on the command line
 // (strings) and in cdk.json (numbers), and rejects bad values naming the key.
 func TestConfigFromContext(t *testing.T) {
-	defaults := demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 5}
+	defaults := demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 5, WorkDuration: 15 * time.Second, FailureRate: 0.1}
 	tests := []struct {
 		name    string
 		context map[string]any
@@ -20,10 +21,14 @@ func TestConfigFromContext(t *testing.T) {
 		wantKey string // the key a *ContextError must name; "" for success
 	}{
 		{"defaults", nil, defaults, ""},
-		{"from -c", map[string]any{"stackName": "Gate", "prefix": "CC", "lockName": "Deploys", "limit": "2", "reservedConcurrency": "2"},
-			demo.Config{StackName: "Gate", Prefix: "CC", LockName: "Deploys", Limit: 2, ReservedConcurrency: 2}, ""},
-		{"from cdk.json", map[string]any{"limit": 7.0, "reservedConcurrency": 7.0},
-			demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 7, ReservedConcurrency: 7}, ""},
+		{"from -c", map[string]any{"stackName": "Gate", "prefix": "CC", "lockName": "Deploys", "limit": "2", "reservedConcurrency": "2", "workDuration": "1.5s", "failureRate": "0.25"},
+			demo.Config{StackName: "Gate", Prefix: "CC", LockName: "Deploys", Limit: 2, ReservedConcurrency: 2, WorkDuration: 1500 * time.Millisecond, FailureRate: 0.25}, ""},
+		{"from cdk.json", map[string]any{"limit": 7.0, "reservedConcurrency": 7.0, "failureRate": 0.0},
+			demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 7, ReservedConcurrency: 7, WorkDuration: 15 * time.Second}, ""},
+		{"work duration not a duration", map[string]any{"workDuration": "15"}, demo.Config{}, "workDuration"},
+		{"negative work duration", map[string]any{"workDuration": "-1s"}, demo.Config{}, "workDuration"},
+		{"failure rate above 1", map[string]any{"failureRate": "1.5"}, demo.Config{}, "failureRate"},
+		{"failure rate not a number", map[string]any{"failureRate": "often"}, demo.Config{}, "failureRate"},
 		{"limit not a number", map[string]any{"limit": "five"}, demo.Config{}, "limit"},
 		{"fractional limit", map[string]any{"limit": 2.5}, demo.Config{}, "limit"},
 		{"zero limit", map[string]any{"limit": "0"}, demo.Config{}, "limit"},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 	"github.com/turnstile-sfn/turnstile/internal/golambda"
+	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 )
 
 // DoWorkPackage is the dowork function's main package, relative to the module root.
@@ -60,6 +61,10 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 	fnProps := &golambda.Props{
 		Package:     jsii.String(DoWorkPackage),
 		Description: jsii.String("Turnstile demo work: sleeps, and sometimes fails"),
+		Environment: &map[string]*string{
+			work.EnvDuration:    jsii.String(cfg.WorkDuration.String()),
+			work.EnvFailureRate: jsii.String(strconv.FormatFloat(cfg.FailureRate, 'f', -1, 64)),
+		},
 	}
 	if cfg.ReservedConcurrency > 0 {
 		fnProps.ReservedConcurrentExecutions = jsii.Number(cfg.ReservedConcurrency)
