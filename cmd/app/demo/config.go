@@ -91,12 +91,17 @@ var (
 	prefixPattern    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,31}$`)
 )
 
+// DefaultConfig returns the demo's defaults: the original AWS demo's lock, limit and work.
+func DefaultConfig() Config {
+	return Config{StackName: DefaultStackName, LockName: DefaultLockName, Limit: DefaultLimit,
+		WorkDuration: work.DefaultDuration, FailureRate: work.DefaultFailureRate}
+}
+
 // ConfigFromContext reads the demo's configuration from the context of node (an App's node),
 // applying the defaults, and checks it.
 func ConfigFromContext(node constructs.Node) (Config, error) {
 	get := func(key string) any { return node.TryGetContext(jsii.String(key)) }
-	cfg := Config{StackName: DefaultStackName, LockName: DefaultLockName, Limit: DefaultLimit,
-		WorkDuration: work.DefaultDuration, FailureRate: work.DefaultFailureRate}
+	cfg := DefaultConfig()
 	var err error
 	if v := get(ContextStackName); v != nil {
 		cfg.StackName, err = text(ContextStackName, v)

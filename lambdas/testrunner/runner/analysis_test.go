@@ -39,19 +39,19 @@ func history(start, workFrom, workTo float64, fail bool) []types.HistoryEvent {
 		scheduled(start, "dynamodb"),
 		scheduled(start+0.5, "dynamodb"), // a retry
 		exited(workFrom, types.HistoryEventTypeTaskStateExited, "Acquire"),
-		entered(workFrom, types.HistoryEventTypeParallelStateEntered, "Run work"),
+		entered(workFrom, types.HistoryEventTypeParallelStateEntered, DefaultWorkState),
 		entered(workFrom, types.HistoryEventTypeTaskStateEntered, "Do work"),
 		scheduled(workFrom, "lambda"),
 	}
 	if fail {
 		ev = append(ev, types.HistoryEvent{Type: types.HistoryEventTypeParallelStateFailed, Timestamp: at(workTo)})
 	} else {
-		ev = append(ev, exited(workTo, types.HistoryEventTypeParallelStateExited, "Run work"))
+		ev = append(ev, exited(workTo, types.HistoryEventTypeParallelStateExited, DefaultWorkState))
 	}
 	ev = append(ev,
-		entered(workTo, types.HistoryEventTypeTaskStateEntered, "Release slot"),
+		entered(workTo, types.HistoryEventTypeTaskStateEntered, DefaultReleaseStates[1]),
 		scheduled(workTo, "dynamodb"),
-		exited(workTo+0.1, types.HistoryEventTypeTaskStateExited, "Release slot"),
+		exited(workTo+0.1, types.HistoryEventTypeTaskStateExited, DefaultReleaseStates[1]),
 	)
 	if fail {
 		return append(ev, types.HistoryEvent{Type: types.HistoryEventTypeExecutionFailed, Timestamp: at(workTo + 0.2),
@@ -61,7 +61,7 @@ func history(start, workFrom, workTo float64, fail bool) []types.HistoryEvent {
 }
 
 func TestTraceOf(t *testing.T) {
-	got := traceOf("arn:x", history(0, 2, 5, true), DefaultWorkState, DefaultReleaseState)
+	got := traceOf("arn:x", history(0, 2, 5, true), DefaultWorkState, DefaultReleaseStates)
 	if got.Status != "FAILED" || got.Error != "WorkFailed" {
 		t.Errorf("status, error = %s, %s; want FAILED, WorkFailed", got.Status, got.Error)
 	}
@@ -79,10 +79,10 @@ func TestTraceOf(t *testing.T) {
 
 func TestReportOverlapWaitsAndHandOff(t *testing.T) {
 	traces := []*Trace{
-		traceOf("a", history(0, 0, 10, false), DefaultWorkState, DefaultReleaseState),
-		traceOf("b", history(0, 0, 10, true), DefaultWorkState, DefaultReleaseState),
-		traceOf("c", history(1, 10.3, 20, false), DefaultWorkState, DefaultReleaseState), // waits for a slot
-		traceOf("d", history(1, 10.1, 15, false), DefaultWorkState, DefaultReleaseState),
+		traceOf("a", history(0, 0, 10, false), DefaultWorkState, DefaultReleaseStates),
+		traceOf("b", history(0, 0, 10, true), DefaultWorkState, DefaultReleaseStates),
+		traceOf("c", history(1, 10.3, 20, false), DefaultWorkState, DefaultReleaseStates), // waits for a slot
+		traceOf("d", history(1, 10.1, 15, false), DefaultWorkState, DefaultReleaseStates),
 	}
 	r := newReport(Config{StateMachineArn: "arn:sm"}, traces)
 	if r.Started != 4 || r.Succeeded != 3 || r.Failed != 1 || r.FailedByError["WorkFailed"] != 1 {
@@ -133,7 +133,7 @@ func TestStatsPercentiles(t *testing.T) {
 
 func TestLockItemOf(t *testing.T) {
 	item := map[string]ddbtypes.AttributeValue{
-		"LockName":   &ddbtypes.AttributeValueMemberS{Value: "MySemaphore"},
+		LockNameKey:  &ddbtypes.AttributeValueMemberS{Value: "MySemaphore"},
 		"count":      &ddbtypes.AttributeValueMemberN{Value: "1"},
 		"arn:exec:b": &ddbtypes.AttributeValueMemberS{Value: "2026-01-01T00:00:00Z"},
 		"arn:exec:a": &ddbtypes.AttributeValueMemberS{Value: "2026-01-01T00:00:00Z"},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"strings"
 	"time"
 )
@@ -14,11 +15,17 @@ const (
 	DefaultStartConcurrency = 10
 	DefaultPollInterval     = 500 * time.Millisecond
 	DefaultSettleTimeout    = 60 * time.Second
-	DefaultWorkState        = "Run work"
-	DefaultReleaseState     = "Release slot"
-	DefaultCountAttribute   = "count"
-	DefaultLockNameKey      = "LockName"
+	// DefaultWorkState is the work step of Turnstile's semaphore machine.
+	DefaultWorkState = machines.StateRunWork
+	// DefaultCountAttribute is the lock item's counter in Turnstile's lock table.
+	DefaultCountAttribute = machines.AttributeHolderCount
+	// LockNameKey is the lock table's partition key.
+	LockNameKey = machines.AttributeLockName
 )
+
+// DefaultReleaseStates are the states of Turnstile's semaphore machine that give a slot back:
+// after the work succeeded, and after it failed.
+var DefaultReleaseStates = []string{machines.StateReleaseSlot, machines.StateReleaseAfterFailure}
 
 // ErrInvalidConfig is wrapped by every error Config.validate returns.
 var ErrInvalidConfig = errors.New("testrunner: invalid configuration")
@@ -38,9 +45,9 @@ type Config struct {
 	NamePrefix string `json:"namePrefix,omitempty"`
 	// WorkState is the name of the state that runs the protected work. Default: DefaultWorkState.
 	WorkState string `json:"workState,omitempty"`
-	// ReleaseState is the name of the state that gives the slot back after the work.
-	// Default: DefaultReleaseState.
-	ReleaseState string `json:"releaseState,omitempty"`
+	// ReleaseStates are the names of the states that give the slot back after the work.
+	// Default: DefaultReleaseStates.
+	ReleaseStates []string `json:"releaseStates,omitempty"`
 	// LockTable is the lock table to inspect after the run; empty skips the leak check.
 	LockTable string `json:"lockTable,omitempty"`
 	// CountAttribute is the lock item's counter attribute. Default: DefaultCountAttribute.
@@ -100,8 +107,8 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 	if c.WorkState == "" {
 		c.WorkState = DefaultWorkState
 	}
-	if c.ReleaseState == "" {
-		c.ReleaseState = DefaultReleaseState
+	if len(c.ReleaseStates) == 0 {
+		c.ReleaseStates = DefaultReleaseStates
 	}
 	if c.CountAttribute == "" {
 		c.CountAttribute = DefaultCountAttribute

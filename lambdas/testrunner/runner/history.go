@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -33,7 +34,7 @@ type Trace struct {
 func (t *Trace) Worked() bool { return !t.WorkStarted.IsZero() }
 
 // traceOf reads one execution's history, in event order, with the work and release states named.
-func traceOf(arn string, events []types.HistoryEvent, workState, releaseState string) *Trace {
+func traceOf(arn string, events []types.HistoryEvent, workState string, releaseStates []string) *Trace {
 	t := &Trace{ExecutionArn: arn}
 	taskEntries := 0
 	taskSchedules := 0
@@ -59,7 +60,7 @@ func traceOf(arn string, events []types.HistoryEvent, workState, releaseState st
 			switch {
 			case name == workState && t.WorkEnded.IsZero():
 				t.WorkEnded = at
-			case name == releaseState && !t.WorkStarted.IsZero():
+			case slices.Contains(releaseStates, name) && !t.WorkStarted.IsZero():
 				t.Released = at
 			}
 		case e.Type == types.HistoryEventTypeParallelStateFailed || e.Type == types.HistoryEventTypeParallelStateAborted:

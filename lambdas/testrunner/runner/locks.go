@@ -78,7 +78,7 @@ func (r *Runner) scanLocks(ctx context.Context, cfg Config) ([]LockItem, error) 
 // lockItemOf reads a lock item: the key, the counter, and every other attribute as a holder.
 func lockItemOf(item map[string]ddbtypes.AttributeValue, countAttr string) (LockItem, error) {
 	var l LockItem
-	if s, ok := item[DefaultLockNameKey].(*ddbtypes.AttributeValueMemberS); ok {
+	if s, ok := item[LockNameKey].(*ddbtypes.AttributeValueMemberS); ok {
 		l.Name = s.Value
 	}
 	if n, ok := item[countAttr].(*ddbtypes.AttributeValueMemberN); ok {
@@ -89,7 +89,7 @@ func lockItemOf(item map[string]ddbtypes.AttributeValue, countAttr string) (Lock
 		l.Count = c
 	}
 	for k := range item {
-		if k != DefaultLockNameKey && k != countAttr {
+		if k != LockNameKey && k != countAttr {
 			l.Holders = append(l.Holders, k)
 		}
 	}

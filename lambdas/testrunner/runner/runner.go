@@ -68,7 +68,7 @@ func (r *Runner) Run(ctx context.Context, cfg Config) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		traces[i] = traceOf(arn, events, cfg.WorkState, cfg.ReleaseState)
+		traces[i] = traceOf(arn, events, cfg.WorkState, cfg.ReleaseStates)
 	}
 	report := newReport(cfg, traces)
 	if cfg.LockTable != "" {
