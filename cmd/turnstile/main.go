@@ -1,0 +1,78 @@
+// Command turnstile runs Turnstile's semaphore on this machine and against AWS.
+//
+//	turnstile simulate [flags]   run the original demo locally: synthesize, emulate, load-test
+//	turnstile loadtest [flags]   run the same load test against a deployed state machine
+//
+// Exit status: 0 when the run kept every promise, 1 when it exceeded the limit or leaked a
+// slot, 2 for bad flags or a run that could not be carried out.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+// Exit statuses.
+const (
+	exitOK        = 0
+	exitViolation = 1
+	exitUsage     = 2
+)
+
+// errViolation marks a run that broke a promise of the semaphore.
+var errViolation = errors.New("the run broke a promise of the semaphore")
+
+// errUsage marks bad command-line input.
+var errUsage = errors.New("usage")
+
+const usage = `turnstile: concurrency control for AWS Step Functions
+
+Usage:
+  turnstile simulate [flags]   run the demo locally (synthesize, emulate, load-test, chart)
+  turnstile loadtest [flags]   run the load test against a deployed semaphore state machine
+
+Run "turnstile <command> -h" for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command and returns the process's exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	var err error
+	switch args[0] {
+	case "simulate":
+		err = simulateCommand(ctx, args[1:], stdout, stderr)
+	case "loadtest":
+		err = loadtestCommand(ctx, args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	default:
+		fmt.Fprintf(stderr, "turnstile: unknown command %q\n\n%s", args[0], usage)
+		return exitUsage
+	}
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errViolation):
+		fmt.Fprintln(stderr, "turnstile:", err)
+		return exitViolation
+	default:
+		if !errors.Is(err, errUsage) {
+			fmt.Fprintln(stderr, "turnstile:", err)
+		}
+		return exitUsage
+	}
+}

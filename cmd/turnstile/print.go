@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/turnstile-sfn/turnstile/internal/simulate"
+	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
+)
+
+// printResult renders a simulation as a table a person reads.
+func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
+	r := res.Report
+	fmt.Fprintf(w, "\n%d executions through a semaphore of limit %d (seed %d, time scale %g; times are virtual)\n\n", r.Started, res.Limit, f.seed, f.timeScale)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	printReport(tw, r)
+	verdict := "ok"
+	if r.MaxConcurrentWork > res.Limit {
+		verdict = "OVER THE LIMIT"
+	}
+	fmt.Fprintf(tw, "Most inside the work at once\t%d of %d\t%s\n", r.MaxConcurrentWork, res.Limit, verdict)
+	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: total work / limit = %.1f s)\t\n", res.MakespanOverIdeal, res.IdealMakespanSeconds)
+	fmt.Fprintf(tw, "Undelivered events\t%d\t\n", res.DeadLetters)
+	fmt.Fprintf(tw, "Wall time\t%.1f s\t\n", res.WallSeconds)
+	if f.chart != "" {
+		fmt.Fprintf(tw, "Chart\t%s\t\n", f.chart)
+	}
+	tw.Flush()
+}
+
+// printReport renders the figures every load test has, simulated or not.
+func printReport(tw *tabwriter.Writer, r *runner.Report) {
+	fmt.Fprintf(tw, "Executions\t%d started, %d succeeded, %d failed%s\t\n", r.Started, r.Succeeded, r.Failed, failures(r.FailedByError))
+	leak := "ok"
+	if r.Locks == nil {
+		leak = "not checked"
+	} else if r.LeakedSlots > 0 {
+		leak = "LEAKED"
+	}
+	fmt.Fprintf(tw, "Slots held after the run\t%d\t%s\n", r.LeakedSlots, leak)
+	fmt.Fprintf(tw, "Makespan\t%.1f s\t\n", r.MakespanSeconds)
+	fmt.Fprintf(tw, "Wait for a slot\tmean %.1f s, p99 %.1f s\t\n", r.WaitForSlot.Mean, r.WaitForSlot.P99)
+	fmt.Fprintf(tw, "Hand-off, release to next start\tp50 %.2f s, p99 %.2f s (%d hand-offs)\t\n", r.HandOff.P50, r.HandOff.P99, r.HandOff.Count)
+	fmt.Fprintf(tw, "Per execution\t%.1f billed state transitions, %.1f DynamoDB requests\t\n", r.TransitionsPerExecution, r.DynamoDBRequestsPerExecution)
+}
+
+// failures renders " (WorkFailed: 9, …)", errors sorted by name.
+func failures(byError map[string]int) string {
+	if len(byError) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(byError))
+	for n := range byError {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s: %d", n, byError[n])
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}

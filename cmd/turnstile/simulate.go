@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/internal/chart"
+	"github.com/turnstile-sfn/turnstile/internal/simulate"
+)
+
+// DefaultChartPath is where simulate draws its chart unless told otherwise.
+const DefaultChartPath = "turnstile-simulate.svg"
+
+// simulateFlags are the flags of `turnstile simulate`.
+type simulateFlags struct {
+	cdkOut      string
+	executions  int
+	limit       int
+	lockName    string
+	workTime    time.Duration
+	failureRate float64
+	timeScale   float64
+	seed        uint64
+	chart       string
+	json        bool
+	noProgress  bool
+}
+
+func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) {
+	d := demo.DefaultConfig()
+	f := simulateFlags{}
+	fs := flag.NewFlagSet("turnstile simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.cdkOut, "cdk-out", "", "run this cloud assembly instead of synthesizing the demo app")
+	fs.IntVar(&f.executions, "executions", simulate.DefaultExecutions, "executions to start")
+	fs.IntVar(&f.limit, "limit", d.Limit, "the semaphore's limit (demo app only)")
+	fs.StringVar(&f.lockName, "lock-name", d.LockName, "the lock's name (demo app only)")
+	fs.DurationVar(&f.workTime, "work-time", d.WorkDuration, "virtual time each execution works (demo app only)")
+	fs.Float64Var(&f.failureRate, "failure-rate", d.FailureRate, "fraction of work that fails, 0 to 1 (demo app only)")
+	fs.Float64Var(&f.timeScale, "time-scale", simulate.DefaultTimeScale, "real seconds per virtual second")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
+	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
+	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
+	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show the progress bar")
+	if err := fs.Parse(args); err != nil {
+		return f, errUsage
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("%w: simulate takes no arguments, got %q", errUsage, fs.Args())
+	}
+	demoOnly := map[string]bool{"limit": true, "lock-name": true, "work-time": true, "failure-rate": true}
+	var conflict error
+	fs.Visit(func(fl *flag.Flag) {
+		if f.cdkOut != "" && demoOnly[fl.Name] && conflict == nil {
+			conflict = fmt.Errorf("--%s configures the demo app and cannot be used with --cdk-out", fl.Name)
+		}
+	})
+	switch {
+	case conflict != nil:
+		return f, conflict
+	case f.executions < 1:
+		return f, fmt.Errorf("--executions must be at least 1, got %d", f.executions)
+	case f.timeScale <= 0:
+		return f, fmt.Errorf("--time-scale must be > 0, got %g", f.timeScale)
+	}
+	return f, nil
+}
+
+// demoConfig is the demo app the flags describe.
+func (f simulateFlags) demoConfig() (demo.Config, error) {
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.LockName, cfg.WorkDuration, cfg.FailureRate = f.limit, f.lockName, f.workTime, f.failureRate
+	if err := cfg.Validate(); err != nil {
+		var ce *demo.ContextError
+		if errors.As(err, &ce) {
+			return cfg, fmt.Errorf("--%s: %s, got %v", flagOfContextKey[ce.Key], ce.Problem, ce.Value)
+		}
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// flagOfContextKey names the flag that sets each demo context key.
+var flagOfContextKey = map[string]string{
+	demo.ContextLimit:        "limit",
+	demo.ContextLockName:     "lock-name",
+	demo.ContextWorkDuration: "work-time",
+	demo.ContextFailureRate:  "failure-rate",
+}
+
+func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseSimulateFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	sc := simulate.Scenario{CDKOut: f.cdkOut, Executions: f.executions, TimeScale: f.timeScale, Seed: f.seed}
+	if f.cdkOut == "" {
+		cfg, err := f.demoConfig()
+		if err != nil {
+			return err
+		}
+		sc.Demo = &cfg
+	}
+	if !f.noProgress && !f.json {
+		bar := newProgress(stderr, f.executions)
+		defer bar.finish()
+		sc.Progress = bar.set
+	}
+	res, err := simulate.Run(ctx, sc)
+	if err != nil {
+		return err
+	}
+	if f.chart != "" {
+		c := chart.Concurrency{
+			Title: fmt.Sprintf("%d executions through a semaphore of %d (seed %d)", res.Report.Started, res.Limit, f.seed),
+			Limit: res.Limit,
+			Work:  res.Work(),
+		}
+		if err := chart.Write(f.chart, c); err != nil {
+			return err
+		}
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		withoutTraces := *res
+		report := *res.Report
+		report.Executions = nil
+		withoutTraces.Report = &report
+		if err := enc.Encode(withoutTraces); err != nil {
+			return err
+		}
+	} else {
+		printResult(stdout, res, f)
+	}
+	if v := res.Violations(); len(v) > 0 {
+		return fmt.Errorf("%w: %v", errViolation, v)
+	}
+	return nil
+}

@@ -1,0 +1,300 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/intrinsic"
+)
+
+// graph is a compiled graph: a machine's body, a Parallel branch or a Map processor.
+type graph struct {
+	startAt string
+	states  map[string]*node
+}
+
+// node is a compiled state: the asl model plus everything the interpreter would otherwise parse
+// again on every visit.
+type node struct {
+	name  string
+	typ   string
+	state asl.State
+
+	inputPath, outputPath, resultPath *optionalPath
+	parameters, resultSelector        *payloadTemplate
+	next                              string // empty at an end state
+
+	retry []*asl.Retrier
+	catch []*catcher
+
+	choices     []*choiceRule
+	defaultNext string
+	wait        *waitSpec
+	fail        *failSpec
+	task        *taskSpec
+	branches    []*graph
+	mapSpec     *mapSpec
+}
+
+// optionalPath is a path field that may be absent (nil *optionalPath: "$"), null, or a path.
+type optionalPath struct {
+	null bool
+	path *jsonPath
+}
+
+// catcher is a compiled Catch element.
+type catcher struct {
+	errorEquals []string
+	next        string
+	resultPath  *optionalPath
+}
+
+// stringOrExpr is a Fail field that is a literal, a path or an intrinsic function call.
+type stringOrExpr struct {
+	literal   string
+	path      *jsonPath
+	intrinsic *intrinsic.Expr
+}
+
+// failSpec is a compiled Fail state.
+type failSpec struct {
+	errorName, cause *stringOrExpr
+}
+
+// waitSpec is a compiled Wait state.
+type waitSpec struct {
+	seconds       *int
+	timestamp     *time.Time
+	secondsPath   *jsonPath
+	timestampPath *jsonPath
+}
+
+// mapSpec is a compiled inline Map state.
+type mapSpec struct {
+	itemsPath          *optionalPath
+	itemSelector       *payloadTemplate
+	processor          *graph
+	maxConcurrency     int
+	maxConcurrencyPath *jsonPath
+}
+
+// compiler turns a parsed definition into graphs, collecting every problem it finds.
+type compiler struct {
+	em  *Emulator
+	err error
+}
+
+func (c *compiler) fail(kind error, state, field, problem string) {
+	c.err = errors.Join(c.err, &asl.DefinitionError{State: state, Field: field, Problem: problem, Kind: kind})
+}
+
+func (c *compiler) graph(scope string, g *asl.Graph) *graph {
+	out := &graph{startAt: g.StartAt, states: make(map[string]*node, len(g.States))}
+	for _, ns := range g.States {
+		out.states[ns.Name] = c.node(joinScope(scope, ns.Name), ns.Name, ns.State)
+	}
+	return out
+}
+
+func joinScope(scope, name string) string {
+	if scope == "" {
+		return name
+	}
+	return scope + "/" + name
+}
+
+func (c *compiler) node(scope, name string, s asl.State) *node {
+	n := &node{name: name, typ: string(s.Type()), state: s}
+	base := s.Base()
+	n.inputPath = c.optionalPath(scope, "InputPath", base.InputPath)
+	n.outputPath = c.optionalPath(scope, "OutputPath", base.OutputPath)
+	switch x := s.(type) {
+	case *asl.Pass:
+		n.next = x.Next
+		n.parameters = c.template(scope, "Parameters", x.Parameters)
+		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
+	case *asl.Task:
+		n.next = x.Next
+		n.parameters = c.template(scope, "Parameters", x.Parameters)
+		n.resultSelector = c.template(scope, "ResultSelector", x.ResultSelector)
+		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
+		n.task = c.task(scope, x)
+		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
+	case *asl.Choice:
+		n.defaultNext = x.Default
+		for i, r := range x.Choices {
+			n.choices = append(n.choices, c.rule(scope, fmt.Sprintf("Choices[%d]", i), r))
+		}
+	case *asl.Wait:
+		n.next = x.Next
+		n.wait = c.wait(scope, x)
+	case *asl.Succeed:
+	case *asl.Fail:
+		n.fail = &failSpec{
+			errorName: c.stringOrExpr(scope, "Error", x.Error, "ErrorPath", x.ErrorPath),
+			cause:     c.stringOrExpr(scope, "Cause", x.Cause, "CausePath", x.CausePath),
+		}
+	case *asl.Parallel:
+		n.next = x.Next
+		n.parameters = c.template(scope, "Parameters", x.Parameters)
+		n.resultSelector = c.template(scope, "ResultSelector", x.ResultSelector)
+		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
+		for i, b := range x.Branches {
+			n.branches = append(n.branches, c.graph(fmt.Sprintf("%s/Branches[%d]", scope, i), b))
+		}
+		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
+	case *asl.Map:
+		n.next = x.Next
+		n.mapSpec = c.mapState(scope, x)
+		n.resultSelector = c.template(scope, "ResultSelector", x.ResultSelector)
+		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
+		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
+	}
+	return n
+}
+
+func (c *compiler) path(scope, field, text string) *jsonPath {
+	p, err := compilePath(text)
+	if err != nil {
+		c.fail(asl.ErrInvalidDefinition, scope, field, err.Error())
+		return nil
+	}
+	return p
+}
+
+func (c *compiler) optionalPath(scope, field string, p *asl.Path) *optionalPath {
+	switch {
+	case p == nil:
+		return nil
+	case p.Null:
+		return &optionalPath{null: true}
+	}
+	return &optionalPath{path: c.path(scope, field, p.Value)}
+}
+
+// resultPath compiles a ResultPath, which must be a definite path into the state's data.
+func (c *compiler) resultPath(scope, field string, p *asl.Path) *optionalPath {
+	op := c.optionalPath(scope, field, p)
+	if op != nil && op.path != nil && (!op.path.definite || op.path.context) {
+		c.fail(asl.ErrInvalidDefinition, scope, field, fmt.Sprintf("must be a reference path (names and indexes into $), got %q", p.Value))
+	}
+	return op
+}
+
+func (c *compiler) template(scope, field string, t any) *payloadTemplate {
+	if t == nil {
+		return nil
+	}
+	pt, err := compileTemplate(field, t)
+	if err != nil {
+		c.fail(asl.ErrInvalidDefinition, scope, field, err.Error())
+		return nil
+	}
+	return pt
+}
+
+func (c *compiler) catchers(scope string, cs []*asl.Catcher) []*catcher {
+	out := make([]*catcher, 0, len(cs))
+	for i, k := range cs {
+		out = append(out, &catcher{
+			errorEquals: k.ErrorEquals,
+			next:        k.Next,
+			resultPath:  c.resultPath(scope, fmt.Sprintf("Catch[%d].ResultPath", i), k.ResultPath),
+		})
+	}
+	return out
+}
+
+func (c *compiler) stringOrExpr(scope, field, literal, pathField, pathText string) *stringOrExpr {
+	if pathText == "" {
+		return &stringOrExpr{literal: literal}
+	}
+	if intrinsic.IsIntrinsic(pathText) {
+		expr, err := intrinsic.Parse(pathText)
+		if err != nil {
+			c.fail(asl.ErrInvalidDefinition, scope, pathField, err.Error())
+			return nil
+		}
+		return &stringOrExpr{intrinsic: expr}
+	}
+	return &stringOrExpr{path: c.path(scope, pathField, pathText)}
+}
+
+func (c *compiler) wait(scope string, w *asl.Wait) *waitSpec {
+	ws := &waitSpec{seconds: w.Seconds}
+	if w.Timestamp != "" {
+		t, err := parseTimestamp(w.Timestamp)
+		if err != nil {
+			c.fail(asl.ErrInvalidDefinition, scope, "Timestamp", err.Error())
+		}
+		ws.timestamp = &t
+	}
+	if w.SecondsPath != "" {
+		ws.secondsPath = c.path(scope, "SecondsPath", w.SecondsPath)
+	}
+	if w.TimestampPath != "" {
+		ws.timestampPath = c.path(scope, "TimestampPath", w.TimestampPath)
+	}
+	return ws
+}
+
+func (c *compiler) mapState(scope string, m *asl.Map) *mapSpec {
+	unsupported := func(field string, set bool) {
+		if set {
+			c.fail(asl.ErrUnsupported, scope, field, "the distributed Map state is not supported by the emulator (inline Map only)")
+		}
+	}
+	proc := m.Processor()
+	unsupported("ItemReader", m.ItemReader != nil)
+	unsupported("ItemBatcher", m.ItemBatcher != nil)
+	unsupported("ResultWriter", m.ResultWriter != nil)
+	unsupported("ToleratedFailurePercentage", m.ToleratedFailurePercentage != nil || m.ToleratedFailurePercentagePath != "")
+	unsupported("ToleratedFailureCount", m.ToleratedFailureCount != nil || m.ToleratedFailureCountPath != "")
+	unsupported("Label", m.Label != "")
+	if proc != nil && proc.ProcessorConfig != nil {
+		unsupported("ItemProcessor.ProcessorConfig.Mode", proc.ProcessorConfig.Mode == "DISTRIBUTED")
+	}
+	ms := &mapSpec{itemsPath: c.optionalPath(scope, "ItemsPath", m.ItemsPath)}
+	selector, field := m.ItemSelector, "ItemSelector"
+	if selector == nil {
+		selector, field = m.Parameters, "Parameters"
+	}
+	ms.itemSelector = c.template(scope, field, selector)
+	if m.MaxConcurrency != nil {
+		ms.maxConcurrency = *m.MaxConcurrency
+	}
+	if m.MaxConcurrencyPath != "" {
+		ms.maxConcurrencyPath = c.path(scope, "MaxConcurrencyPath", m.MaxConcurrencyPath)
+	}
+	if proc != nil {
+		ms.processor = c.graph(scope+"/ItemProcessor", &proc.Graph)
+	}
+	return ms
+}
+
+// sortedKeys returns the keys of an object in sorted order.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// parseTimestamp parses a timestamp as the States Language defines it: RFC 3339 with an
+// uppercase T and either Z or a numeric offset.
+func parseTimestamp(s string) (time.Time, error) {
+	if !strings.Contains(s, "T") {
+		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 timestamp", s)
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q is not an RFC 3339 timestamp", s)
+	}
+	return t, nil
+}

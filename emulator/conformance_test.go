@@ -1,0 +1,278 @@
+package emulator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+)
+
+// conformanceDir holds the cases recorded against AWS Step Functions (see its README).
+const conformanceDir = "../../shared/conformance/aws-recorded"
+
+// conformanceCase is one recorded case.
+type conformanceCase struct {
+	ID         string          `json:"id"`
+	Source     string          `json:"source"`
+	Definition json.RawMessage `json:"definition"`
+	Input      json.RawMessage `json:"input"`
+	Expected   struct {
+		Status string           `json:"status"`
+		Output json.RawMessage  `json:"output"`
+		Error  *string          `json:"error"`
+		Cause  *string          `json:"cause"`
+		States []map[string]any `json:"states"`
+	} `json:"expected"`
+}
+
+// TestConformance runs every recorded case, one subtest group per folder, and compares status,
+// output, error and cause exactly (object key order aside, numbers by value), plus the state-level
+// history of the cases without Parallel or Map states.
+func TestConformance(t *testing.T) {
+	groups, err := os.ReadDir(conformanceDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("conformance cases not found at %s: this clone has no shared/conformance folder", conformanceDir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	em := New(Options{Clock: NewScaledClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0)})
+	defer em.Close()
+	var summary []string
+	total, passed := 0, 0
+	for _, g := range groups {
+		if !g.IsDir() {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(conformanceDir, g.Name(), "*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.Strings(files)
+		groupPassed := 0
+		t.Run(g.Name(), func(t *testing.T) {
+			for _, file := range files {
+				c := loadCase(t, file)
+				if t.Run(c.ID, func(t *testing.T) { runCase(t, em, c) }) {
+					groupPassed++
+				}
+			}
+			t.Logf("%s: %d/%d passed", g.Name(), groupPassed, len(files))
+		})
+		summary = append(summary, fmt.Sprintf("%s %d/%d", g.Name(), groupPassed, len(files)))
+		total += len(files)
+		passed += groupPassed
+	}
+	t.Logf("conformance: %d/%d passed (%s)", passed, total, strings.Join(summary, ", "))
+}
+
+func loadCase(t *testing.T, file string) conformanceCase {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c conformanceCase
+	if err := json.Unmarshal(raw, &c); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return c
+}
+
+var caseCounter int
+
+func runCase(t *testing.T, em *Emulator, c conformanceCase) {
+	caseCounter++
+	arn, err := em.CreateStateMachine(fmt.Sprintf("case-%d", caseCounter), string(c.Definition), StateMachineOptions{})
+	if err != nil {
+		t.Fatalf("CreateStateMachine: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	started, err := em.StartExecution(ctx, arn, "", string(c.Input))
+	if err != nil {
+		t.Fatalf("StartExecution: %v", err)
+	}
+	got, err := em.Wait(ctx, started.ExecutionArn)
+	if err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	if string(got.Status) != c.Expected.Status {
+		t.Errorf("status: got %s, want %s (error %s, cause %s)", got.Status, c.Expected.Status, deref(got.Error), deref(got.Cause))
+	}
+	if c.Expected.Output != nil {
+		want := decode(t, c.Expected.Output)
+		var gotOut any
+		if got.Output != nil {
+			gotOut = decode(t, []byte(*got.Output))
+		}
+		if got.Output == nil || !sameJSON(gotOut, want) {
+			t.Errorf("output:\n got %s\nwant %s", deref(got.Output), string(c.Expected.Output))
+		}
+	}
+	if c.Expected.Status != string(StatusSucceeded) {
+		if deref(got.Error) != deref(c.Expected.Error) || (got.Error == nil) != (c.Expected.Error == nil) {
+			t.Errorf("error: got %q, want %q", deref(got.Error), deref(c.Expected.Error))
+		}
+		if deref(got.Cause) != deref(c.Expected.Cause) || (got.Cause == nil) != (c.Expected.Cause == nil) {
+			t.Errorf("cause:\n got %q\nwant %q", deref(got.Cause), deref(c.Expected.Cause))
+		}
+	}
+	if c.Expected.States == nil {
+		return
+	}
+	events, err := em.GetExecutionHistory(ctx, started.ExecutionArn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotStates := stateEntries(t, events)
+	wantStates := make([]any, len(c.Expected.States))
+	for i, s := range c.Expected.States {
+		wantStates[i] = normalizeEntry(t, s)
+	}
+	if !deterministicHistory(t, c.Definition) {
+		// Branches and concurrent iterations interleave freely: compare the events as a multiset.
+		gotStates, wantStates = sortedEntries(gotStates), sortedEntries(wantStates)
+	}
+	if !sameJSON(gotStates, wantStates) {
+		t.Errorf("history states:\n got %s\nwant %s", encodeJSON(gotStates), encodeJSON(wantStates))
+	}
+}
+
+// deterministicHistory reports whether a definition's history has one possible order: no
+// Parallel state, and every Map state runs its iterations one at a time.
+func deterministicHistory(t *testing.T, definition []byte) bool {
+	m, err := asl.Parse(definition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sequential(m.States)
+}
+
+func sequential(states asl.States) bool {
+	for _, ns := range states {
+		switch s := ns.State.(type) {
+		case *asl.Parallel:
+			return false
+		case *asl.Map:
+			if s.MaxConcurrency == nil || *s.MaxConcurrency != 1 || !sequential(s.Processor().States) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sortedEntries sorts history entries by their JSON text.
+func sortedEntries(entries []any) []any {
+	out := append([]any(nil), entries...)
+	sort.Slice(out, func(i, j int) bool { return encodeJSON(out[i]) < encodeJSON(out[j]) })
+	return out
+}
+
+// stateEntries renders the state-level events of a history as the recording lists them.
+func stateEntries(t *testing.T, events []HistoryEvent) []any {
+	var out []any
+	for _, e := range events {
+		if strings.HasPrefix(string(e.Type), "Execution") {
+			continue
+		}
+		entry := map[string]any{"type": string(e.Type)}
+		switch {
+		case e.StateEnteredEventDetails != nil:
+			entry["name"] = e.StateEnteredEventDetails.Name
+			entry["input"] = decode(t, []byte(e.StateEnteredEventDetails.Input))
+		case e.StateExitedEventDetails != nil:
+			entry["name"] = e.StateExitedEventDetails.Name
+			entry["output"] = decode(t, []byte(e.StateExitedEventDetails.Output))
+		case e.MapStateStartedEventDetails != nil:
+			entry["length"] = int64(e.MapStateStartedEventDetails.Length)
+		default:
+			if d := mapIterationDetails(e); d != nil {
+				entry["name"] = d.Name
+				entry["index"] = int64(d.Index)
+			}
+		}
+		out = append(out, entry)
+	}
+	return out
+}
+
+// mapIterationDetails returns the details of a MapIteration* event, or nil.
+func mapIterationDetails(e HistoryEvent) *MapIterationEventDetails {
+	for _, d := range []*MapIterationEventDetails{e.MapIterationStartedEventDetails, e.MapIterationSucceededEventDetails,
+		e.MapIterationFailedEventDetails, e.MapIterationAbortedEventDetails} {
+		if d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// normalizeEntry turns a recorded entry into the generic representation (int64 numbers).
+func normalizeEntry(t *testing.T, entry map[string]any) any {
+	raw, err := json.Marshal(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return decode(t, raw)
+}
+
+func decode(t testing.TB, raw []byte) any {
+	t.Helper()
+	v, err := asl.DecodeValue(raw)
+	if err != nil {
+		t.Fatalf("decoding %s: %v", raw, err)
+	}
+	return v
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}
+
+// sameJSON compares JSON values: object key order does not matter, numbers compare by value.
+func sameJSON(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !sameJSON(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameJSON(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if fa, ok := toFloat(a); ok {
+		fb, ok := toFloat(b)
+		return ok && fa == fb
+	}
+	return a == b
+}

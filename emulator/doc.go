@@ -1,0 +1,37 @@
+// Package emulator runs Amazon States Language state machines (JSONPath flavour) locally, the way
+// AWS Step Functions runs Standard workflows: executions with AWS's history events, statuses,
+// error names and causes; Retry and Catch; timeouts and heartbeats; task tokens; redrive; and a
+// status-change hook for an EventBridge stand-in.
+//
+// The interpreter covers Pass, Task, Choice, Wait, Succeed, Fail, Parallel and the inline Map,
+// the input and output processing fields, the context object and the intrinsic functions. Task
+// states call integrations registered with RegisterIntegration; the Step Functions integration
+// (states:startExecution with ".sync" and ".sync:2", aws-sdk:sfn:*) is built in, and the
+// ".waitForTaskToken" pattern works with any integration. Definitions using what the emulator
+// does not run (JSONata, variables, the distributed Map, activities, Express machines) are
+// rejected at creation with an error wrapping asl.ErrUnsupported.
+//
+// Time is virtual: a ScaledClock runs it at 1/scale of real time, so that a 15-second task takes
+// 150 ms at scale 0.01, and at scale 0 waits take no time at all. All randomness comes from
+// Options.Seed, so a run can be replayed.
+//
+// Where AWS's recorded behaviour and its documentation differ, the emulator follows the
+// recordings: a missed heartbeat fails the task with States.Timeout (which a retrier or catcher
+// naming States.HeartbeatTimeout also matches), a path in Parameters that selects nothing is
+// States.Runtime, and a Parallel state that succeeds records no ParallelStateSucceeded event.
+// StopExecution records ExecutionAborted without the *StateAborted events of the states it
+// interrupts.
+//
+//	em := emulator.New(emulator.Options{Clock: emulator.NewScaledClock(time.Time{}, 0)})
+//	defer em.Close()
+//	arn, err := em.CreateStateMachine("hello", `{"StartAt":"Hi","States":{"Hi":{"Type":"Pass","Result":"world","End":true}}}`, emulator.StateMachineOptions{})
+//	if err != nil {
+//		return err
+//	}
+//	started, err := em.StartExecution(ctx, arn, "", `{}`)
+//	if err != nil {
+//		return err
+//	}
+//	done, err := em.Wait(ctx, started.ExecutionArn)
+//	// done.Status == emulator.StatusSucceeded, *done.Output == `"world"`
+package emulator

@@ -1,0 +1,104 @@
+package emulator
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestJSONPathGet(t *testing.T) {
+	data := mustJSON(t, `{"a":{"b":[10,20,30]},"delivery-partner":"UQS","Test\\\"\"Name\"":"quoted","it's":1,
+"users":[{"status":0,"name":"x"},{"status":1,"name":"y"}],"nil":null}`)
+	ctxObj := map[string]any{"Execution": map[string]any{"Id": "arn:x"}}
+	tests := []struct {
+		path      string
+		want      string // JSON of the value; "" when not found
+		definite  bool
+		normalize string
+	}{
+		{`$`, `` /* whole document, not compared */, true, `$`},
+		{`$.a.b[1]`, `20`, true, `$['a']['b'][1]`},
+		{`$.a.b[-1]`, `30`, true, `$['a']['b'][-1]`},
+		{`$.a.missing`, ``, true, `$['a']['missing']`},
+		{`$.nil`, `null`, true, `$['nil']`},
+		{`$.delivery-partner`, `"UQS"`, true, `$['delivery-partner']`},
+		{`$['Test\""Name"']`, `"quoted"`, true, `$['Test\""Name"']`},
+		{`$['it\'s']`, `1`, true, `$['it's']`},
+		{`$.a.b[0:2]`, `[10,20]`, false, ``},
+		{`$.users[?(@.status == 0)].name`, `["x"]`, false, ``},
+		{`$..status`, `[0,1]`, false, ``},
+		{`$.nothing[*]`, `[]`, false, ``},
+		{`$$.Execution.Id`, `"arn:x"`, true, `$['Execution']['Id']`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			p, err := compilePath(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.definite != tt.definite {
+				t.Errorf("definite: got %v, want %v", p.definite, tt.definite)
+			}
+			got, ok := p.get(data, ctxObj)
+			switch {
+			case tt.path == "$":
+				if !ok || !sameJSON(got, data) {
+					t.Errorf("got %s, want the document", encodeJSON(got))
+				}
+			case tt.want == "":
+				if ok {
+					t.Errorf("got %s, want nothing", encodeJSON(got))
+				}
+			case !ok || !sameJSON(got, mustJSON(t, tt.want)):
+				t.Errorf("got %s (found %v), want %s", encodeJSON(got), ok, tt.want)
+			}
+			if tt.normalize != "" && p.normalized() != tt.normalize {
+				t.Errorf("normalized: got %s, want %s", p.normalized(), tt.normalize)
+			}
+		})
+	}
+}
+
+func TestJSONPathSyntaxErrors(t *testing.T) {
+	for _, path := range []string{`a.b`, `$.`, `$.a[`, `$['open`, `$..`} {
+		if _, err := compilePath(path); !errors.Is(err, errPathSyntax) {
+			t.Errorf("%s: got %v, want a syntax error", path, err)
+		}
+	}
+}
+
+func TestJSONPathSet(t *testing.T) {
+	tests := []struct {
+		doc, path, want string
+	}{
+		{`{"a":1}`, `$.b`, `{"a":1,"b":"v"}`},
+		{`{"a":{"x":1}}`, `$.a.y.z`, `{"a":{"x":1,"y":{"z":"v"}}}`},
+		{`{"a":[1,2]}`, `$.a[0]`, `{"a":["v",2]}`},
+		{`{"a":null}`, `$.a.b`, `{"a":{"b":"v"}}`},
+		{`{"a":"text"}`, `$.a.b`, ``},
+		{`{"a":[1]}`, `$.a[3]`, ``},
+		{`[1]`, `$.a`, ``},
+	}
+	for _, tt := range tests {
+		t.Run(tt.doc+" "+tt.path, func(t *testing.T) {
+			p, err := compilePath(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := mustJSON(t, tt.doc)
+			before := encodeJSON(doc)
+			got, err := p.set(doc, "v")
+			if tt.want == "" {
+				if !errors.Is(err, errResultPathMismatch) {
+					t.Errorf("got %s %v, want a mismatch", encodeJSON(got), err)
+				}
+				return
+			}
+			if err != nil || !sameJSON(got, mustJSON(t, tt.want)) {
+				t.Errorf("got %s %v, want %s", encodeJSON(got), err, tt.want)
+			}
+			if encodeJSON(doc) != before {
+				t.Errorf("set changed its input: %s, was %s", encodeJSON(doc), before)
+			}
+		})
+	}
+}

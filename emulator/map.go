@@ -1,0 +1,123 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+)
+
+// maxInlineConcurrency is how many iterations of an inline Map run at once when MaxConcurrency
+// is 0 (unbounded): AWS runs up to 40.
+const maxInlineConcurrency = 40
+
+// mapState runs an inline Map state: its item processor once per element of the items array,
+// at most MaxConcurrency at a time; the result is the array of the iterations' outputs.
+func (r *runner) mapState(s *stateRun, input any, resume []*branchCheckpoint) (any, string, error) {
+	ms := s.node.mapSpec
+	effective, err := r.applyInputPath(s, input)
+	if err != nil {
+		return nil, "", err
+	}
+	items, err := r.mapItems(s, effective)
+	if err != nil {
+		return nil, "", err
+	}
+	limit, err := r.maxConcurrency(s, effective)
+	if err != nil {
+		return nil, "", err
+	}
+	if limit == 0 {
+		limit = maxInlineConcurrency
+	}
+	return r.withRetry(s, input, func() (any, error) {
+		startedID, ok := r.emit(EventMapStateStarted, func(e *HistoryEvent) {
+			e.MapStateStartedEventDetails = &MapStateStartedEventDetails{Length: len(items)}
+		})
+		if !ok {
+			return nil, r.interrupted()
+		}
+		outputs, err := r.runFlows(s, input, flowSet{
+			n: len(items), limit: limit, parentID: startedID, resume: resume, keyFormat: "/%s[%d]",
+			run: func(ir *runner, i int, from *checkpoint) (any, error) {
+				return ir.iteration(s, ms, effective, items[i], i, from)
+			},
+		})
+		resume = nil
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := r.emit(EventMapStateSucceeded, nil); !ok {
+			return nil, r.interrupted()
+		}
+		selected, err := r.applyResultSelector(s, outputs)
+		if err != nil {
+			return nil, err
+		}
+		return r.finishResult(s, input, selected)
+	}, func() { r.emit(EventMapStateFailed, nil) })
+}
+
+// iteration runs one iteration of a Map state; r is the iteration's own runner.
+func (r *runner) iteration(s *stateRun, ms *mapSpec, effective, item any, index int, from *checkpoint) (any, error) {
+	details := func() *MapIterationEventDetails { return &MapIterationEventDetails{Name: s.node.name, Index: index} }
+	if _, ok := r.emit(EventMapIterationStarted, func(e *HistoryEvent) {
+		e.MapIterationStartedEventDetails = details()
+	}); !ok {
+		return nil, r.interrupted()
+	}
+	itemInput := item
+	if ms.itemSelector != nil {
+		visit := &stateRun{node: s.node, enteredID: s.enteredID, enteredTime: s.enteredTime, mapItem: &mapItem{index: index, value: item}}
+		v, err := r.evaluateTemplate(visit, ms.itemSelector, effective)
+		if err != nil {
+			return nil, err
+		}
+		itemInput = v
+	}
+	out, err := r.runGraph(ms.processor, itemInput, from)
+	var f *failure
+	switch {
+	case err == nil:
+		r.emit(EventMapIterationSucceeded, func(e *HistoryEvent) { e.MapIterationSucceededEventDetails = details() })
+	case errors.As(err, &f):
+		r.emit(EventMapIterationFailed, func(e *HistoryEvent) { e.MapIterationFailedEventDetails = details() })
+	default:
+		r.emit(EventMapIterationAborted, func(e *HistoryEvent) { e.MapIterationAbortedEventDetails = details() })
+	}
+	return out, err
+}
+
+// mapItems selects the items array with ItemsPath.
+func (r *runner) mapItems(s *stateRun, effective any) ([]any, error) {
+	ms := s.node.mapSpec
+	v, err := r.selectPath(s, ms.itemsPath, effective)
+	if err != nil {
+		return nil, err
+	}
+	items, ok := v.([]any)
+	if !ok {
+		path := "$"
+		if ms.itemsPath != nil && ms.itemsPath.path != nil {
+			path = ms.itemsPath.path.text
+		}
+		return nil, s.runtimeError(fmt.Sprintf("Map state input must be an array, but the ItemsPath '%s' references: %s", path, encodeJSON(v)))
+	}
+	return items, nil
+}
+
+// maxConcurrency resolves MaxConcurrency or MaxConcurrencyPath.
+func (r *runner) maxConcurrency(s *stateRun, effective any) (int, error) {
+	ms := s.node.mapSpec
+	p := ms.maxConcurrencyPath
+	if p == nil {
+		return ms.maxConcurrency, nil
+	}
+	v, ok := p.get(effective, r.contextIfNeeded(s, p))
+	if !ok {
+		return 0, s.invalidPathError(p)
+	}
+	n, ok := toInteger(v)
+	if !ok || n < 0 {
+		return 0, s.runtimeError(fmt.Sprintf("The MaxConcurrencyPath field refers to value \"%s\" which is not a valid integer: %s", describeValue(v), p.text))
+	}
+	return int(n), nil
+}

@@ -1,0 +1,28 @@
+package emulator
+
+import "github.com/turnstile-sfn/turnstile/asl"
+
+// pass runs a Pass state: its result is Result when set, else the evaluated Parameters, else
+// the effective input.
+func (r *runner) pass(s *stateRun, input any) (any, error) {
+	effective, err := r.applyInputPath(s, input)
+	if err != nil {
+		return nil, err
+	}
+	var result any
+	if p := s.node.state.(*asl.Pass); p.Result != nil {
+		result = p.Result
+	} else if result, err = r.applyParameters(s, effective); err != nil {
+		return nil, err
+	}
+	return r.finishResult(s, input, result)
+}
+
+// succeed runs a Succeed state: InputPath then OutputPath.
+func (r *runner) succeed(s *stateRun, input any) (any, error) {
+	effective, err := r.applyInputPath(s, input)
+	if err != nil {
+		return nil, err
+	}
+	return r.applyOutputPath(s, effective)
+}

@@ -1,0 +1,105 @@
+package stack
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/turnstile-sfn/turnstile/emulator"
+	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
+	"github.com/turnstile-sfn/turnstile/emulator/template"
+)
+
+// ErrNoHandler is wrapped by the error Start returns when a state machine or a rule of the
+// template uses a Lambda function for which no handler was registered.
+var ErrNoHandler = errors.New("stack: no handler registered for a function the stack uses")
+
+// HandlerFactory builds the handler of one function of the template from its resolved
+// configuration (environment variables, timeout, …) and the stack's clock and randomness.
+type HandlerFactory func(fn template.Function, env HandlerEnv) (lambdafn.Handler, error)
+
+// HandlerEnv is what a handler factory gets from the stack besides the function itself.
+type HandlerEnv struct {
+	// Clock is the emulator's clock; handlers sleep on it so that work takes virtual time.
+	Clock emulator.Clock
+	// Rand is a source seeded from the stack's seed and the function's logical ID.
+	Rand *rand.Rand
+}
+
+// handlerKey is how a function of the template finds its factory: by the Go package it is built
+// from (recorded by Turnstile's Go Lambda construct), else by its logical ID.
+func handlerKey(fn template.Function, factories map[string]HandlerFactory) (string, bool) {
+	for _, key := range []string{fn.GoPackage, fn.LogicalID} {
+		if _, ok := factories[key]; ok && key != "" {
+			return key, true
+		}
+	}
+	return "", false
+}
+
+// bindFunctions registers a handler for every function that has a factory, with the
+// function's timeout and reserved concurrency, and fails when a function the stack uses (a
+// state machine's task or a rule's target) has none.
+func bindFunctions(reg *lambdafn.Registry, tmpl *template.Template, factories map[string]HandlerFactory, clock emulator.Clock, seed uint64) error {
+	var unbound []string
+	for _, fn := range tmpl.Functions {
+		key, ok := handlerKey(fn, factories)
+		if !ok {
+			if used(tmpl, fn) {
+				unbound = append(unbound, describeFunction(fn))
+			}
+			continue
+		}
+		h, err := factories[key](fn, HandlerEnv{Clock: clock, Rand: rand.New(rand.NewPCG(seed, hashString(fn.LogicalID)))})
+		if err != nil {
+			return fmt.Errorf("stack: build the handler of %s: %w", describeFunction(fn), err)
+		}
+		opts := []lambdafn.FunctionOption{lambdafn.Timeout(fn.Timeout)}
+		if fn.ReservedConcurrency != nil {
+			opts = append(opts, lambdafn.ReservedConcurrency(*fn.ReservedConcurrency))
+		}
+		if err := reg.Register(fn.ARN, h, opts...); err != nil {
+			return fmt.Errorf("stack: register %s: %w", describeFunction(fn), err)
+		}
+	}
+	if len(unbound) > 0 {
+		sort.Strings(unbound)
+		return fmt.Errorf("%w: %s (register a HandlerFactory under the function's Go package or logical ID)", ErrNoHandler, strings.Join(unbound, "; "))
+	}
+	return nil
+}
+
+// used reports whether a state machine definition or a rule target of the template names fn.
+func used(tmpl *template.Template, fn template.Function) bool {
+	for _, sm := range tmpl.StateMachines {
+		if strings.Contains(sm.Definition, fn.ARN) || strings.Contains(sm.Definition, `"`+fn.Name+`"`) {
+			return true
+		}
+	}
+	for _, r := range tmpl.Rules {
+		for _, t := range r.Targets {
+			if t.ARN == fn.ARN {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func describeFunction(fn template.Function) string {
+	d := fmt.Sprintf("function %s (logical ID %s", fn.Name, fn.LogicalID)
+	if fn.GoPackage != "" {
+		d += ", Go package " + fn.GoPackage
+	}
+	return d + ")"
+}
+
+// hashString derives a per-function seed from a logical ID.
+func hashString(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}

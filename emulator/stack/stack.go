@@ -1,0 +1,204 @@
+package stack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
+	"github.com/turnstile-sfn/turnstile/emulator"
+	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
+	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
+	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
+	"github.com/turnstile-sfn/turnstile/emulator/template"
+)
+
+// Options configure a local stack.
+type Options struct {
+	// StackName picks the stack of a cdk.out holding several. Default: the only one.
+	StackName string
+	// TimeScale is real time per virtual second: 0.01 runs 15 s of work in 150 ms. Default: 1.
+	TimeScale float64
+	// Seed seeds every random choice (names, jitter, the handlers' sources). Default: 0.
+	Seed uint64
+	// Handlers build the Go handlers of the stack's functions, keyed by the function's Go
+	// package (e.g. "lambdas/dowork") or its logical ID. A function the stack uses without a
+	// handler makes Start fail with ErrNoHandler.
+	Handlers map[string]HandlerFactory
+	// ToolsDir is where the pinned Node tooling (dynalite) is installed. Default: see
+	// dynalite.Options.
+	ToolsDir string
+	// Logf receives diagnostics that have no caller to return to (a failed scheduled event).
+	// Default: log.Printf.
+	Logf func(format string, args ...any)
+}
+
+// Stack is a synthesized stack running locally. Its exported fields are the running parts, for
+// tests and tools that need to reach behind the APIs.
+type Stack struct {
+	// Template is the resolved CloudFormation template.
+	Template *template.Template
+	// Emulator runs the state machines.
+	Emulator *emulator.Emulator
+	// Lambda holds the functions' handlers.
+	Lambda *lambdafn.Registry
+	// Bus is the local EventBridge.
+	Bus *eventbus.Bus
+
+	dynalite *dynalite.Server
+	api      *sfnapi.Server
+	ids      *eventbus.IDSource
+	logf     func(format string, args ...any)
+
+	ctx        context.Context
+	cancel     context.CancelFunc
+	background sync.WaitGroup
+
+	deadMu      sync.Mutex
+	deadLetters []eventbus.DeadLetter
+}
+
+// Start loads the stack at path (a cdk.out directory or a template file) and runs it. Close the
+// returned Stack to stop everything it started. On error nothing is left running.
+func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error) {
+	if opts.TimeScale < 0 {
+		return nil, fmt.Errorf("stack: TimeScale must be >= 0, got %g", opts.TimeScale)
+	}
+	if opts.TimeScale == 0 {
+		opts.TimeScale = 1
+	}
+	tmpl, err := template.Load(path, template.Options{StackName: opts.StackName})
+	if err != nil {
+		return nil, err
+	}
+	s := &Stack{Template: tmpl, ids: eventbus.NewIDSource(opts.Seed), logf: opts.Logf}
+	if s.logf == nil {
+		s.logf = log.Printf
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, s.Close())
+		}
+	}()
+
+	if s.dynalite, err = dynalite.Start(ctx, dynalite.Options{ToolsDir: opts.ToolsDir}); err != nil {
+		return nil, err
+	}
+	ddb, err := dynalite.NewClient(ctx, s.dynalite.Endpoint())
+	if err != nil {
+		return nil, err
+	}
+	if err := createTables(ctx, ddb, tmpl.Tables); err != nil {
+		return nil, err
+	}
+
+	clock := emulator.NewScaledClock(time.Time{}, opts.TimeScale)
+	s.Emulator = emulator.New(emulator.Options{Clock: clock, Seed: opts.Seed, Region: tmpl.Region, Account: tmpl.Account})
+	s.Lambda, err = lambdafn.NewRegistry(
+		lambdafn.WithRegion(tmpl.Region), lambdafn.WithAccount(tmpl.Account),
+		lambdafn.WithTimeScale(opts.TimeScale), lambdafn.WithNow(clock.Now),
+		lambdafn.WithRandom(rand.New(rand.NewPCG(opts.Seed, hashString("lambda")))),
+	)
+	if err != nil {
+		return nil, err
+	}
+	if err := bindFunctions(s.Lambda, tmpl, opts.Handlers, clock, opts.Seed); err != nil {
+		return nil, err
+	}
+	ddbIntegration, err := dynamo.New(s.dynalite.Endpoint())
+	if err != nil {
+		return nil, err
+	}
+	s.Emulator.RegisterIntegration(emulator.FromResourceInvoker(ddbIntegration))
+	s.Emulator.RegisterIntegration(emulator.FromResourceInvoker(lambdafn.NewIntegration(s.Lambda)))
+	for _, sm := range tmpl.StateMachines {
+		arn, err := s.Emulator.CreateStateMachine(sm.Name, sm.Definition, emulator.StateMachineOptions{RoleArn: sm.RoleARN, Type: sm.Type})
+		if err != nil {
+			return nil, fmt.Errorf("stack: state machine %s (%s): %w", sm.Name, sm.LogicalID, err)
+		}
+		if arn != sm.ARN {
+			return nil, fmt.Errorf("stack: state machine %s got ARN %s, the template expects %s", sm.LogicalID, arn, sm.ARN)
+		}
+	}
+
+	s.Bus = eventbus.New(eventbus.Options{Clock: clock, Seed: opts.Seed, DeadLetters: s.recordDeadLetter})
+	if err := s.wireRules(); err != nil {
+		return nil, err
+	}
+	if s.api, err = sfnapi.Serve(s.ctx, newBackend(s.Emulator, tmpl.StateMachines), "127.0.0.1:0"); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// APIURL is the loopback URL of the Step Functions API.
+func (s *Stack) APIURL() string { return s.api.URL() }
+
+// DynamoDBEndpoint is the loopback URL of the DynamoDB API.
+func (s *Stack) DynamoDBEndpoint() string { return s.dynalite.Endpoint() }
+
+// StepFunctionsClient returns an AWS SDK client of the stack's Step Functions API.
+func (s *Stack) StepFunctionsClient() *sfn.Client {
+	return sfn.New(sfn.Options{
+		Region:       s.Template.Region,
+		BaseEndpoint: aws.String(s.APIURL()),
+		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
+	})
+}
+
+// DynamoDBClient returns an AWS SDK client of the stack's DynamoDB API.
+func (s *Stack) DynamoDBClient(ctx context.Context) (*dynamodb.Client, error) {
+	return dynalite.NewClient(ctx, s.DynamoDBEndpoint())
+}
+
+// DeadLetters returns the events the bus could not deliver, oldest first.
+func (s *Stack) DeadLetters() []eventbus.DeadLetter {
+	s.deadMu.Lock()
+	defer s.deadMu.Unlock()
+	return append([]eventbus.DeadLetter(nil), s.deadLetters...)
+}
+
+func (s *Stack) recordDeadLetter(d eventbus.DeadLetter) {
+	s.deadMu.Lock()
+	defer s.deadMu.Unlock()
+	s.deadLetters = append(s.deadLetters, d)
+}
+
+// Close stops the API, the schedules, the executions, the bus, the handlers and dynalite, in
+// that order, and returns what went wrong on the way.
+func (s *Stack) Close() error {
+	s.cancel()
+	var errs []error
+	if s.api != nil {
+		errs = append(errs, s.api.Close())
+	}
+	s.background.Wait()
+	if s.Emulator != nil {
+		if err := s.Emulator.Close(); !errors.Is(err, emulator.ErrClosed) {
+			errs = append(errs, err)
+		}
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if s.Bus != nil {
+		errs = append(errs, s.Bus.Close(shutdown))
+	}
+	if s.Lambda != nil {
+		errs = append(errs, s.Lambda.Close(shutdown))
+	}
+	if s.dynalite != nil {
+		errs = append(errs, s.dynalite.Close())
+	}
+	return errors.Join(errs...)
+}

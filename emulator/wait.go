@@ -1,0 +1,65 @@
+package emulator
+
+import (
+	"fmt"
+	"time"
+)
+
+// wait runs a Wait state: it delays the flow for Seconds (or SecondsPath) of virtual time, or
+// until Timestamp (or TimestampPath), then passes its effective input on.
+func (r *runner) wait(s *stateRun, input any) (any, error) {
+	effective, err := r.applyInputPath(s, input)
+	if err != nil {
+		return nil, err
+	}
+	d, err := r.waitDuration(s, effective)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.sleep(d); err != nil {
+		return nil, err
+	}
+	return r.applyOutputPath(s, effective)
+}
+
+// waitDuration computes how long a Wait state waits.
+func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error) {
+	w := s.node.wait
+	switch {
+	case w.seconds != nil:
+		return time.Duration(*w.seconds) * time.Second, nil
+	case w.timestamp != nil:
+		return w.timestamp.Sub(r.tl.now()), nil
+	case w.secondsPath != nil:
+		v, ok := w.secondsPath.get(effective, r.contextIfNeeded(s, w.secondsPath))
+		if !ok {
+			return 0, s.invalidPathError(w.secondsPath)
+		}
+		n, ok := toInteger(v)
+		if !ok {
+			return 0, s.runtimeError(fmt.Sprintf("The SecondsPath parameter cannot be parsed as a long value: %s == %s", w.secondsPath.text, describeValue(v)))
+		}
+		if n < 0 {
+			return 0, s.runtimeError(fmt.Sprintf("The SecondsPath parameter references a negative value: %s == %s", w.secondsPath.text, describeValue(v)))
+		}
+		return time.Duration(n) * time.Second, nil
+	default:
+		v, ok := w.timestampPath.get(effective, r.contextIfNeeded(s, w.timestampPath))
+		if !ok {
+			return 0, s.invalidPathError(w.timestampPath)
+		}
+		t, ok := timestampOf(v)
+		if !ok {
+			return 0, s.runtimeError(fmt.Sprintf("The TimestampPath parameter does not reference a valid ISO-8601 extended offset date-time format string: %s == %s", w.timestampPath.text, describeValue(v)))
+		}
+		return t.Sub(r.tl.now()), nil
+	}
+}
+
+// contextIfNeeded returns the context object when the path reads it.
+func (r *runner) contextIfNeeded(s *stateRun, p *jsonPath) any {
+	if p.context {
+		return r.contextObject(s)
+	}
+	return nil
+}

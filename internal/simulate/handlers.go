@@ -1,0 +1,28 @@
+package simulate
+
+import (
+	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
+	"github.com/turnstile-sfn/turnstile/emulator/stack"
+	"github.com/turnstile-sfn/turnstile/emulator/template"
+	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
+)
+
+// Handlers returns the handler factories of the demo's functions, keyed by Go package: dowork
+// reads its configuration from the function's environment in the template, and sleeps on the
+// emulator's clock with the stack's seeded randomness.
+func Handlers() map[string]stack.HandlerFactory {
+	return map[string]stack.HandlerFactory{
+		demo.DoWorkPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
+			lookup := func(name string) (string, bool) {
+				v, ok := fn.Environment[name]
+				return v, ok
+			}
+			h, err := work.NewFromEnv(lookup, work.WithSleeper(env.Clock), work.WithRand(env.Rand))
+			if err != nil {
+				return nil, err
+			}
+			return lambdafn.FromLambdaHandler(h.Handle), nil
+		},
+	}
+}

@@ -1,0 +1,191 @@
+package simulate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/emulator/stack"
+	"github.com/turnstile-sfn/turnstile/emulator/template"
+	"github.com/turnstile-sfn/turnstile/internal/chart"
+	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
+)
+
+// Defaults of Scenario: the original demo, 15 s of work a hundred times at a time scale that
+// runs it in seconds.
+const (
+	DefaultExecutions = 100
+	DefaultTimeScale  = 0.01
+)
+
+// ErrNoSemaphore is returned when the cloud assembly holds no semaphore state machine.
+var ErrNoSemaphore = errors.New("simulate: the cloud assembly holds no Turnstile semaphore state machine")
+
+// ErrInvalidScenario is wrapped by the errors of a scenario that cannot run.
+var ErrInvalidScenario = errors.New("simulate: invalid scenario")
+
+// Scenario is what to simulate.
+type Scenario struct {
+	// CDKOut is an existing cloud assembly to run; "" synthesizes the demo app from Demo.
+	CDKOut string
+	// Demo configures the synthesized demo app (limit, lock name, work time, failure rate).
+	// Default: the demo's defaults. Ignored with CDKOut.
+	Demo *demo.Config
+	// Executions is how many executions to start. Default: DefaultExecutions.
+	Executions int
+	// StartConcurrency bounds the StartExecution calls in flight. Default: runner's.
+	StartConcurrency int
+	// TimeScale is real time per virtual second. Default: DefaultTimeScale.
+	TimeScale float64
+	// Seed makes the run replayable. Default: 0.
+	Seed uint64
+	// Progress is called as executions finish.
+	Progress func(finished, total int)
+}
+
+// Result is a simulation's outcome.
+type Result struct {
+	// Report is the load test's report; times in it are virtual.
+	Report *runner.Report `json:"report"`
+	// Limit is the semaphore's limit.
+	Limit int `json:"limit"`
+	// StateMachineArn is the semaphore machine that ran.
+	StateMachineArn string `json:"stateMachineArn"`
+	// IdealMakespanSeconds is the total work time divided by the limit: the makespan of a
+	// semaphore that never leaves a slot idle.
+	IdealMakespanSeconds float64 `json:"idealMakespanSeconds"`
+	// MakespanOverIdeal is the makespan divided by the ideal one.
+	MakespanOverIdeal float64 `json:"makespanOverIdeal"`
+	// WallSeconds is the real time the simulation took, synthesis and start-up included.
+	WallSeconds float64 `json:"wallSeconds"`
+	// DeadLetters counts the status-change events the bus could not deliver.
+	DeadLetters int `json:"deadLetters"`
+}
+
+// Violations lists the promises the run broke: more executions inside the work than the limit,
+// or slots still held once everything settled.
+func (r *Result) Violations() []string {
+	var out []string
+	if r.Report.MaxConcurrentWork > r.Limit {
+		out = append(out, fmt.Sprintf("%d executions were inside the work at once, above the limit of %d", r.Report.MaxConcurrentWork, r.Limit))
+	}
+	if r.Report.LeakedSlots > 0 {
+		out = append(out, fmt.Sprintf("%d slots were still held after the run settled", r.Report.LeakedSlots))
+	}
+	return out
+}
+
+// Work returns the executions' work intervals for the chart, measured from the first start.
+func (r *Result) Work() []chart.Interval {
+	var first time.Time
+	for _, t := range r.Report.Executions {
+		if first.IsZero() || t.Started.Before(first) {
+			first = t.Started
+		}
+	}
+	var out []chart.Interval
+	for _, t := range r.Report.Executions {
+		if t.Worked() {
+			out = append(out, chart.Interval{Start: t.WorkStarted.Sub(first), End: t.WorkEnded.Sub(first), Failed: t.Status != "SUCCEEDED"})
+		}
+	}
+	return out
+}
+
+// Run runs the scenario and reports. It returns an error when the scenario could not run; a run
+// that broke a promise is a Result whose Violations are not empty.
+func Run(ctx context.Context, sc Scenario) (*Result, error) {
+	began := time.Now()
+	if sc.Executions < 0 || sc.TimeScale < 0 || sc.StartConcurrency < 0 {
+		return nil, fmt.Errorf("%w: executions, start concurrency and time scale must not be negative", ErrInvalidScenario)
+	}
+	if sc.TimeScale == 0 {
+		sc.TimeScale = DefaultTimeScale
+	}
+	cdkOut := sc.CDKOut
+	if cdkOut == "" {
+		cfg := demo.DefaultConfig()
+		if sc.Demo != nil {
+			cfg = *sc.Demo
+		}
+		dir, err := os.MkdirTemp("", "turnstile-simulate-*.out")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		if err := Synthesize(dir, cfg); err != nil {
+			return nil, err
+		}
+		cdkOut = dir
+	}
+	tmpl, err := template.Load(cdkOut, template.Options{})
+	if err != nil {
+		return nil, err
+	}
+	machine, limit, err := findSemaphore(tmpl)
+	if err != nil {
+		return nil, err
+	}
+	table, err := lockTable(tmpl)
+	if err != nil {
+		return nil, err
+	}
+
+	st, err := stack.Start(ctx, cdkOut, stack.Options{TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: Handlers()})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	ddb, err := st.DynamoDBClient(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner.Runner{StepFunctions: st.StepFunctionsClient(), DynamoDB: ddb, Progress: sc.Progress}
+	report, err := r.Run(ctx, runner.Config{
+		StateMachineArn:  machine.ARN,
+		Executions:       sc.Executions,
+		StartConcurrency: sc.StartConcurrency,
+		NamePrefix:       fmt.Sprintf("simulate-%d", sc.Seed),
+		LockTable:        table,
+		PollInterval:     runner.Duration(max(10*time.Millisecond, time.Duration(float64(time.Second)*sc.TimeScale))),
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Report: report, Limit: limit, StateMachineArn: machine.ARN, DeadLetters: len(st.DeadLetters())}
+	res.IdealMakespanSeconds = report.WorkSeconds / float64(limit)
+	if res.IdealMakespanSeconds > 0 {
+		res.MakespanOverIdeal = report.MakespanSeconds / res.IdealMakespanSeconds
+	}
+	res.WallSeconds = time.Since(began).Seconds()
+	return res, nil
+}
+
+// findSemaphore returns the template's semaphore machine and its limit.
+func findSemaphore(tmpl *template.Template) (template.StateMachine, int, error) {
+	for _, sm := range tmpl.StateMachines {
+		m, err := asl.Parse([]byte(sm.Definition))
+		if err != nil {
+			continue
+		}
+		if limit, ok := machines.SemaphoreLimit(m); ok {
+			return sm, limit, nil
+		}
+	}
+	return template.StateMachine{}, 0, fmt.Errorf("%w (stack %s has %d state machines)", ErrNoSemaphore, tmpl.StackName, len(tmpl.StateMachines))
+}
+
+// lockTable returns the name of the stack's lock table: the one keyed by LockName.
+func lockTable(tmpl *template.Template) (string, error) {
+	for _, t := range tmpl.Tables {
+		if len(t.KeySchema) == 1 && t.KeySchema[0].AttributeName == machines.AttributeLockName {
+			return t.Name, nil
+		}
+	}
+	return "", fmt.Errorf("%w: no table keyed by %s", ErrNoSemaphore, machines.AttributeLockName)
+}
