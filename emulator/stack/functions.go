@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
 	"github.com/turnstile-sfn/turnstile/emulator"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
@@ -27,6 +30,10 @@ type HandlerEnv struct {
 	Clock emulator.Clock
 	// Rand is a source seeded from the stack's seed and the function's logical ID.
 	Rand *rand.Rand
+	// StepFunctions and DynamoDB are AWS SDK clients of the stack's own APIs, for handlers
+	// that call AWS (a reconciler, a load test).
+	StepFunctions *sfn.Client
+	DynamoDB      *dynamodb.Client
 }
 
 // handlerKey is how a function of the template finds its factory: by the Go package it is built
@@ -43,7 +50,7 @@ func handlerKey(fn template.Function, factories map[string]HandlerFactory) (stri
 // bindFunctions registers a handler for every function that has a factory, with the
 // function's timeout and reserved concurrency, and fails when a function the stack uses (a
 // state machine's task or a rule's target) has none.
-func bindFunctions(reg *lambdafn.Registry, tmpl *template.Template, factories map[string]HandlerFactory, clock emulator.Clock, seed uint64) error {
+func bindFunctions(reg *lambdafn.Registry, tmpl *template.Template, factories map[string]HandlerFactory, base HandlerEnv, seed uint64) error {
 	var unbound []string
 	for _, fn := range tmpl.Functions {
 		key, ok := handlerKey(fn, factories)
@@ -53,7 +60,9 @@ func bindFunctions(reg *lambdafn.Registry, tmpl *template.Template, factories ma
 			}
 			continue
 		}
-		h, err := factories[key](fn, HandlerEnv{Clock: clock, Rand: rand.New(rand.NewPCG(seed, hashString(fn.LogicalID)))})
+		env := base
+		env.Rand = rand.New(rand.NewPCG(seed, hashString(fn.LogicalID)))
+		h, err := factories[key](fn, env)
 		if err != nil {
 			return fmt.Errorf("stack: build the handler of %s: %w", describeFunction(fn), err)
 		}

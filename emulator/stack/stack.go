@@ -38,6 +38,9 @@ type Options struct {
 	// ToolsDir is where the pinned Node tooling (dynalite) is installed. Default: see
 	// dynalite.Options.
 	ToolsDir string
+	// EventPolicy decides how the bus delivers each event (drop, duplicate, delay), for fault
+	// tests. Default: eventbus.DeliverOnce.
+	EventPolicy eventbus.DeliveryPolicy
 	// Logf receives diagnostics that have no caller to return to (a failed scheduled event).
 	// Default: log.Printf.
 	Logf func(format string, args ...any)
@@ -113,7 +116,12 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if err != nil {
 		return nil, err
 	}
-	if err := bindFunctions(s.Lambda, tmpl, opts.Handlers, clock, opts.Seed); err != nil {
+	// The API serves from the start, so that handlers can be given clients of it.
+	if s.api, err = sfnapi.Serve(s.ctx, newBackend(s.Emulator, tmpl.StateMachines), "127.0.0.1:0"); err != nil {
+		return nil, err
+	}
+	env := HandlerEnv{Clock: clock, StepFunctions: s.StepFunctionsClient(), DynamoDB: ddb}
+	if err := bindFunctions(s.Lambda, tmpl, opts.Handlers, env, opts.Seed); err != nil {
 		return nil, err
 	}
 	ddbIntegration, err := dynamo.New(s.dynalite.Endpoint())
@@ -132,11 +140,8 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		}
 	}
 
-	s.Bus = eventbus.New(eventbus.Options{Clock: clock, Seed: opts.Seed, DeadLetters: s.recordDeadLetter})
+	s.Bus = eventbus.New(eventbus.Options{Clock: clock, Seed: opts.Seed, Policy: opts.EventPolicy, DeadLetters: s.recordDeadLetter})
 	if err := s.wireRules(); err != nil {
-		return nil, err
-	}
-	if s.api, err = sfnapi.Serve(s.ctx, newBackend(s.Emulator, tmpl.StateMachines), "127.0.0.1:0"); err != nil {
 		return nil, err
 	}
 	return s, nil
