@@ -1,7 +1,7 @@
 # Turnstile's commands. A fresh machine needs Go 1.26, Node.js 20+ with npm, and the Go module
 # proxy and the npm registry; `make setup` installs the rest.
 #
-#   make demo    set up, synthesize the demo app, show where the templates and ASL files are
+#   make demo    set up, then run the original demo locally (100 executions, limit 5) and chart it
 #   make test    gofmt, go vet, synth + asl-validator, go test -race
 #   make synth   cdk synth into cdk.out/, then one cdk.out/asl/<LogicalId>.asl.json per machine
 #   make deploy  cdk deploy (needs AWS credentials)
@@ -22,6 +22,8 @@ CDK_OUT := cdk.out
 ASL_OUT := $(CDK_OUT)/asl
 # Extra arguments for cdk synth and cdk deploy, e.g. CDK_ARGS='-c limit=10'.
 CDK_ARGS ?=
+# Extra flags for turnstile simulate, e.g. SIMULATE_ARGS='--limit 3 --seed 7'.
+SIMULATE_ARGS ?=
 
 GO_FILES = $(shell find . -name '*.go' -not -path './.cdk/*' -not -path './$(CDK_OUT)/*' -not -path './.git/*')
 TESTDATA_ASL = $(shell find . \( -path ./.cdk -o -path ./$(CDK_OUT) -o -path ./.git \) -prune -o -path '*/testdata/*' -name '*.asl.json' -print | sort)
@@ -38,14 +40,8 @@ setup: node-tooling ## install the pinned Node tooling and the Go modules
 node-tooling: ## install .cdk/node_modules with npm ci, unless already installed from the same lockfile
 	@scripts/install-node-tooling.sh
 
-demo: setup synth ## set up, synthesize the demo app and show where its templates and ASL are
-	@echo
-	@echo "CloudFormation templates:"
-	@ls -1 $(CDK_OUT)/*.template.json | sed 's/^/  /'
-	@echo "State machine definitions (ASL):"
-	@ls -1 $(ASL_OUT)/*.asl.json | sed 's/^/  /'
-	@echo
-	@echo "Deploy with 'make deploy' (needs AWS credentials)."
+demo: setup ## set up, then run the original demo locally: 100 executions through a limit of 5
+	go run ./cmd/turnstile simulate $(SIMULATE_ARGS)
 
 # CDK_VALIDATION=true: cdk synth always runs the CloudFormation validator, whatever the caller's
 # environment says (tests may turn it off for speed).

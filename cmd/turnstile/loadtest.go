@@ -32,8 +32,8 @@ func loadtestCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.DurationVar(&settle, "settle", runner.DefaultSettleTimeout, "how long to wait for cleanup after the last execution ended")
 	fs.BoolVar(&asJSON, "json", false, "print the report as one JSON object")
 	fs.BoolVar(&noProgress, "no-progress", false, "do not show the progress bar")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if cfg.StateMachineArn == "" {
 		return fmt.Errorf("--state-machine-arn is required")

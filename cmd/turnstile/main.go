@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,8 +27,18 @@ const (
 // errViolation marks a run that broke a promise of the semaphore.
 var errViolation = errors.New("the run broke a promise of the semaphore")
 
-// errUsage marks bad command-line input.
+// errUsage marks bad command-line input that the flag package has already reported.
 var errUsage = errors.New("usage")
+
+// parseFlags parses args, mapping the flag package's outcomes: -h is flag.ErrHelp (exit 0),
+// any other error has been printed by the flag set and is errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return errUsage
+	}
+	return err
+}
 
 const usage = `turnstile: concurrency control for AWS Step Functions
 
@@ -64,13 +75,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.Is(err, errViolation):
 		fmt.Fprintln(stderr, "turnstile:", err)
 		return exitViolation
 	default:
-		if !errors.Is(err, errUsage) {
+		if err != errUsage {
 			fmt.Fprintln(stderr, "turnstile:", err)
 		}
 		return exitUsage

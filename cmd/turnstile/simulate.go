@@ -48,11 +48,11 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show the progress bar")
-	if err := fs.Parse(args); err != nil {
-		return f, errUsage
+	if err := parseFlags(fs, args); err != nil {
+		return f, err
 	}
 	if fs.NArg() > 0 {
-		return f, fmt.Errorf("%w: simulate takes no arguments, got %q", errUsage, fs.Args())
+		return f, fmt.Errorf("simulate takes no arguments, got %q", fs.Args())
 	}
 	demoOnly := map[string]bool{"limit": true, "lock-name": true, "work-time": true, "failure-rate": true}
 	var conflict error

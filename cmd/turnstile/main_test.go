@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestBadInputExitsWithAClearMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", nil, "Usage:"},
+		{"unknown command", []string{"simulat"}, `unknown command "simulat"`},
+		{"limit 0", []string{"simulate", "--limit", "0"}, "--limit: must be an integer from 1 to 2600, got 0"},
+		{"negative failure rate", []string{"simulate", "--failure-rate", "-0.5"}, "--failure-rate:"},
+		{"failure rate above 1", []string{"simulate", "--failure-rate", "1.5"}, "--failure-rate:"},
+		{"negative work time", []string{"simulate", "--work-time", "-1s"}, "--work-time:"},
+		{"no executions", []string{"simulate", "--executions", "0"}, "--executions must be at least 1, got 0"},
+		{"zero time scale", []string{"simulate", "--time-scale", "0"}, "--time-scale must be > 0, got 0"},
+		{"demo flag with a cloud assembly", []string{"simulate", "--cdk-out", "x", "--limit", "3"}, "--limit configures the demo app and cannot be used with --cdk-out"},
+		{"stray argument", []string{"simulate", "now"}, `simulate takes no arguments`},
+		{"cloud assembly without a semaphore", []string{"simulate", "--no-progress", "--cdk-out", "../../emulator/template/testdata/cdk.out"}, "holds no Turnstile semaphore state machine"},
+		{"missing cloud assembly", []string{"simulate", "--no-progress", "--cdk-out", "does-not-exist"}, "does-not-exist"},
+		{"load test without a machine", []string{"loadtest"}, "--state-machine-arn is required"},
+		{"unknown flag", []string{"simulate", "--limt", "3"}, "flag provided but not defined: -limt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tt.args, &stdout, &stderr)
+			if code != exitUsage {
+				t.Errorf("exit status %d, want %d; stderr: %s", code, exitUsage, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("stderr %q\nwant it to contain %q", stderr.String(), tt.want)
+			}
+		})
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"help"}, &stdout, &stderr); code != exitOK {
+		t.Errorf("exit status %d, want 0", code)
+	}
+	if !strings.Contains(stdout.String(), "turnstile simulate") {
+		t.Errorf("help does not list simulate: %s", stdout.String())
+	}
+}
+
+func TestCommandHelpExitsZero(t *testing.T) {
+	for _, cmd := range []string{"simulate", "loadtest"} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{cmd, "-h"}, &stdout, &stderr); code != exitOK {
+			t.Errorf("%s -h: exit status %d, want 0", cmd, code)
+		}
+		if !strings.Contains(stderr.String(), "-executions") {
+			t.Errorf("%s -h does not list its flags: %s", cmd, stderr.String())
+		}
+	}
+}
