@@ -28,7 +28,7 @@ SIMULATE_ARGS ?=
 GO_FILES = $(shell find . -name '*.go' -not -path './.cdk/*' -not -path './$(CDK_OUT)/*' -not -path './.git/*')
 TESTDATA_ASL = $(shell find . \( -path ./.cdk -o -path ./$(CDK_OUT) -o -path ./.git \) -prune -o -path '*/testdata/*' -name '*.asl.json' -print | sort)
 
-.PHONY: help setup node-tooling demo synth deploy test fmt-check vet validate-asl go-test clean
+.PHONY: help setup node-tooling demo synth deploy test fmt-check vet validate-asl go-test bench clean
 
 help: ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -71,6 +71,10 @@ validate-asl: synth ## asl-validator on every testdata/**/*.asl.json and every s
 
 go-test: ## go test -race -count=1 ./...
 	go test -race -count=1 ./...
+
+bench: node-tooling ## the benchmarks: the demo's figures over 3 seeds, the emulator's throughput
+	go test -run '^$$' -bench . -benchtime 3x ./test/
+	go test -run '^$$' -bench . ./emulator/ ./emulator/dynamo/ ./emulator/intrinsic/
 
 clean: ## remove cdk.out/
 	rm -rf $(CDK_OUT)
