@@ -149,13 +149,7 @@ func (em *Emulator) DescribeExecution(_ context.Context, executionArn string) (E
 }
 
 func (ex *execution) describeLocked() ExecutionDescription {
-	c := ex.statusChangeLocked()
-	return ExecutionDescription{
-		ExecutionArn: c.ExecutionArn, StateMachineArn: c.StateMachineArn, Name: c.Name, Status: c.Status,
-		StartDate: c.StartDate, StopDate: c.StopDate, Input: c.Input, Output: c.Output, Error: c.Error, Cause: c.Cause,
-		RedriveCount: c.RedriveCount, RedriveDate: c.RedriveDate,
-		RedriveStatus: c.RedriveStatus, RedriveStatusReason: c.RedriveStatusReason,
-	}
+	return ex.statusChangeLocked().ExecutionDescription
 }
 
 // ListExecutions lists a state machine's executions, newest first, a page at a time; the second

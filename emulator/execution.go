@@ -203,11 +203,11 @@ func (ex *execution) redriveStatusLocked() (string, string) {
 
 // statusChangeLocked builds the status-change notification of the current state.
 func (ex *execution) statusChangeLocked() StatusChange {
-	c := StatusChange{
+	c := StatusChange{Time: ex.now(), ExecutionDescription: ExecutionDescription{
 		ExecutionArn: ex.arn, StateMachineArn: ex.sm.arn, Name: ex.name, Status: ex.status,
 		StartDate: ex.startDate, Input: ex.inputJSON, Output: ex.output, Error: ex.errName, Cause: ex.cause,
-		RedriveCount: ex.redriveCount, Time: ex.now(),
-	}
+		RedriveCount: ex.redriveCount,
+	}}
 	if ex.status != StatusRunning {
 		stop := ex.stopDate
 		c.StopDate = &stop

@@ -17,29 +17,11 @@ const (
 	StatusAborted   ExecutionStatus = "ABORTED"
 )
 
-// StatusChange is an execution's change of status, with the fields of EventBridge's
-// "Step Functions Execution Status Change" event detail. It is sent when an execution starts or
-// is redriven (RUNNING) and when it ends.
+// StatusChange is an execution's change of status: its description at that moment, with the
+// fields of EventBridge's "Step Functions Execution Status Change" event detail. It is sent when
+// an execution starts or is redriven (RUNNING) and when it ends.
 type StatusChange struct {
-	ExecutionArn    string
-	StateMachineArn string
-	Name            string
-	Status          ExecutionStatus
-	StartDate       time.Time
-	// StopDate is nil while the execution runs.
-	StopDate *time.Time
-	Input    string
-	// Output is set when the execution succeeded.
-	Output *string
-	// Error and Cause are set when the execution failed, timed out or was aborted with them.
-	Error *string
-	Cause *string
-	// RedriveCount is the number of redrives so far; RedriveDate the time of the last one.
-	RedriveCount int
-	RedriveDate  *time.Time
-	// RedriveStatus and RedriveStatusReason say whether the execution can be redriven now.
-	RedriveStatus       string
-	RedriveStatusReason string
+	ExecutionDescription
 	// Time is when the change happened.
 	Time time.Time
 }
