@@ -16,12 +16,21 @@ import (
 // DoWorkPackage is the dowork function's main package, relative to the module root.
 const DoWorkPackage = "lambdas/dowork"
 
+// TestRunnerPackage is the load-test function's main package, relative to the module root.
+const TestRunnerPackage = "lambdas/testrunner"
+
+// testRunnerTimeoutMinutes is the load-test function's timeout, Lambda's longest: the original
+// demo takes about six minutes on AWS.
+const testRunnerTimeoutMinutes = 15
+
 // Construct IDs of the demo's constructs (after Config.Prefix).
 const (
 	// DoWorkID is the dowork function's construct ID.
 	DoWorkID = "DoWork"
 	// SemaphoreID is the semaphore's construct ID.
 	SemaphoreID = "Semaphore"
+	// TestRunnerID is the load-test function's construct ID.
+	TestRunnerID = "TestRunner"
 )
 
 // Names of the stack's outputs.
@@ -32,6 +41,8 @@ const (
 	OutputLockTableName = "LockTableName"
 	// OutputDoWorkFunctionName is the dowork function's name.
 	OutputDoWorkFunctionName = "DoWorkFunctionName"
+	// OutputTestRunnerFunctionName is the load-test function's name.
+	OutputTestRunnerFunctionName = "TestRunnerFunctionName"
 )
 
 // Stack is the demo stack: the dowork function behind a semaphore.
@@ -76,14 +87,26 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		WorkFunction: fn,
 	})
 
+	// The load test, deployed beside the semaphore: it starts executions, reads their histories
+	// and the lock table, and returns its report (invoke it with a runner.Config as the event).
+	testRunner := golambda.New(s, jsii.String(cfg.Prefix+TestRunnerID), &golambda.Props{
+		Package:     jsii.String(TestRunnerPackage),
+		Description: jsii.String("Turnstile load test: starts executions of the semaphore and reports"),
+		Timeout:     awscdk.Duration_Minutes(jsii.Number(testRunnerTimeoutMinutes)),
+	})
+	sem.StateMachine().GrantStartExecution(testRunner)
+	sem.StateMachine().GrantExecution(testRunner, jsii.String("states:DescribeExecution"), jsii.String("states:GetExecutionHistory"))
+	sem.Table().GrantReadData(testRunner)
+
 	output := func(id, description string, value *string) {
 		awscdk.NewCfnOutput(s, jsii.String(id), &awscdk.CfnOutputProps{Value: value, Description: jsii.String(description)})
 	}
 	output(OutputStateMachineArn, "Start executions of the semaphore here", sem.StateMachine().StateMachineArn())
 	output(OutputLockTableName, "The lock table: one item per lock", sem.Table().TableName())
 	output(OutputDoWorkFunctionName, "The protected work", fn.FunctionName())
+	output(OutputTestRunnerFunctionName, "The load test: invoke it with {\"stateMachineArn\": …, \"lockTable\": …}", testRunner.FunctionName())
 
-	suppressNagFindings(sem)
+	suppressNagFindings(sem, testRunner)
 	s.semaphore, s.doWork = sem, fn
 	return s
 }

@@ -94,7 +94,7 @@ func TestNagAwsSolutions(t *testing.T) {
 // checks that it has a reason and is one of the reviewed demo.StateMachineRoleSuppressions.
 func TestNagSuppressionsCarryReasons(t *testing.T) {
 	reviewed := map[string]bool{}
-	for _, s := range demo.StateMachineRoleSuppressions {
+	for _, s := range append(demo.StateMachineRoleSuppressions, demo.TestRunnerRoleSuppressions...) {
 		reviewed[s.RuleID] = true
 	}
 	var found int
@@ -140,11 +140,17 @@ func TestDemoStack(t *testing.T) {
 		t.Errorf("%d tables, want 1", got)
 	}
 	functions := resourcesOf("AWS::Lambda::Function")
-	if len(functions) != 1 {
-		t.Fatalf("%d functions, want 1 (dowork)", len(functions))
+	if len(functions) != 2 {
+		t.Fatalf("%d functions, want 2 (dowork and the test runner)", len(functions))
 	}
 	var fnID string
 	for id, fn := range functions {
+		if strings.HasPrefix(id, demo.TestRunnerID) {
+			if got := fn["Properties"].(map[string]any)["Timeout"]; compactJSON(got) != "900" {
+				t.Errorf("test runner timeout = %v, want 900 s", got)
+			}
+			continue
+		}
 		fnID = id
 		p := fn["Properties"].(map[string]any)
 		for field, want := range map[string]any{
@@ -183,7 +189,7 @@ func TestDemoStack(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	if want := []string{demo.OutputDoWorkFunctionName, demo.OutputLockTableName, demo.OutputStateMachineArn}; !slices.Equal(names, want) {
+	if want := []string{demo.OutputDoWorkFunctionName, demo.OutputLockTableName, demo.OutputStateMachineArn, demo.OutputTestRunnerFunctionName}; !slices.Equal(names, want) {
 		t.Errorf("outputs = %v, want %v", names, want)
 	}
 }
@@ -239,5 +245,37 @@ func TestDemoTemplateGolden(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the synthesized template (review, then go test -update)", path)
+	}
+}
+
+// TestTestRunnerPermissions checks that the load-test function may start and read the
+// semaphore's executions and read the lock table, and nothing broader.
+func TestTestRunnerPermissions(t *testing.T) {
+	var actions []string
+	for id, p := range resourcesOf("AWS::IAM::Policy") {
+		if !strings.HasPrefix(id, demo.TestRunnerID) {
+			continue
+		}
+		doc := p["Properties"].(map[string]any)["PolicyDocument"].(map[string]any)
+		for _, st := range doc["Statement"].([]any) {
+			switch a := st.(map[string]any)["Action"].(type) {
+			case string:
+				actions = append(actions, a)
+			case []any:
+				for _, x := range a {
+					actions = append(actions, x.(string))
+				}
+			}
+		}
+	}
+	for _, want := range []string{"states:StartExecution", "states:DescribeExecution", "states:GetExecutionHistory", "dynamodb:Scan"} {
+		if !slices.Contains(actions, want) {
+			t.Errorf("the test runner may not %s; its actions: %v", want, actions)
+		}
+	}
+	for _, a := range actions {
+		if strings.HasSuffix(a, ":*") || strings.HasPrefix(a, "dynamodb:Put") || strings.HasPrefix(a, "dynamodb:Update") || strings.HasPrefix(a, "dynamodb:Delete") {
+			t.Errorf("the test runner may %s: broader than a load test needs", a)
+		}
 	}
 }
