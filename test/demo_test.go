@@ -10,16 +10,26 @@ import (
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 )
 
-// TestDemoNeverExceedsTheLimitAndLeaksNothing runs the original demo's scenario, scaled down,
-// on the synthesized stack: executions through a semaphore, with failing work.
-func TestDemoNeverExceedsTheLimitAndLeaksNothing(t *testing.T) {
+// TestOriginalDemoNeverExceedsTheLimitAndLeaksNothing runs the original demo on the synthesized
+// stack: 100 executions through a semaphore of limit 5, each working 15 s and failing one time
+// in ten.
+func TestOriginalDemoNeverExceedsTheLimitAndLeaksNothing(t *testing.T) {
+	checkDemo(t, demo.DefaultConfig(), 100, 1)
+}
+
+// TestSmallDemoWithManyFailures runs a smaller semaphore with more failures.
+func TestSmallDemoWithManyFailures(t *testing.T) {
 	cfg := demo.DefaultConfig()
-	cfg.Limit = 3
-	cfg.WorkDuration = 4 * time.Second
-	cfg.FailureRate = 0.2
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate = 3, 4*time.Second, 0.3
+	checkDemo(t, cfg, 24, 7)
+}
+
+// checkDemo runs executions of the demo app built from cfg and checks the semaphore's promises.
+func checkDemo(t *testing.T, cfg demo.Config, executions int, seed uint64) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: 24, TimeScale: 0.01, Seed: 7})
+	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: executions, TimeScale: simulate.DefaultTimeScale, Seed: seed})
 	if err != nil {
 		t.Fatalf("simulate.Run: %v", err)
 	}
@@ -29,8 +39,8 @@ func TestDemoNeverExceedsTheLimitAndLeaksNothing(t *testing.T) {
 	if v := res.Violations(); len(v) > 0 {
 		t.Errorf("violations: %v", v)
 	}
-	if r.Started != 24 || r.Succeeded+r.Failed != 24 {
-		t.Errorf("started %d, succeeded %d, failed %d; want 24 in all", r.Started, r.Succeeded, r.Failed)
+	if r.Started != executions || r.Succeeded+r.Failed != executions {
+		t.Errorf("started %d, succeeded %d, failed %d; want %d in all", r.Started, r.Succeeded, r.Failed, executions)
 	}
 	if r.MaxConcurrentWork != cfg.Limit {
 		t.Errorf("at most %d executions worked at once; the limit %d must be used", r.MaxConcurrentWork, cfg.Limit)
@@ -41,7 +51,7 @@ func TestDemoNeverExceedsTheLimitAndLeaksNothing(t *testing.T) {
 		}
 	}
 	if r.Failed == 0 {
-		t.Error("no execution failed with a 20% failure rate over 24 executions")
+		t.Errorf("no execution failed with a failure rate of %g over %d executions", cfg.FailureRate, executions)
 	}
 	if len(r.Locks) != 1 || r.Locks[0].Name != cfg.LockName || r.Locks[0].Count != 0 || len(r.Locks[0].Holders) != 0 {
 		t.Errorf("lock items after the run = %+v, want one %s item with count 0 and no holders", r.Locks, cfg.LockName)
