@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // packageGoroutines counts the goroutines, other than the caller's, running code of this package.
@@ -57,6 +58,10 @@ func TestCloseStopsEverything(t *testing.T) {
 	}
 	if err := em.Close(); err != nil {
 		t.Fatal(err)
+	}
+	// A goroutine that has signalled its end may still be returning: give it a moment.
+	for i := 0; i < 100 && packageGoroutines() != 0; i++ {
+		time.Sleep(10 * time.Millisecond)
 	}
 	if n := packageGoroutines(); n != 0 {
 		buf := make([]byte, 1<<20)
