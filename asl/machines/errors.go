@@ -26,7 +26,9 @@ var (
 // OptionError names the option at fault, its value and what is wrong with it. It unwraps to
 // one of the sentinel errors above (and, for a broken work graph, to the asl error too).
 type OptionError struct {
-	// Field is the option's name in SemaphoreOptions, e.g. "Limit".
+	// Options names the options struct. Default: "SemaphoreOptions".
+	Options string
+	// Field is the option's name in the options struct, e.g. "Limit".
 	Field string
 	// Value is the offending value, rendered with %v.
 	Value any
@@ -40,7 +42,11 @@ type OptionError struct {
 
 // Error renders the problem as "SemaphoreOptions.Limit must be > 0, got 0".
 func (e *OptionError) Error() string {
-	msg := fmt.Sprintf("SemaphoreOptions.%s %s, got %v", e.Field, e.Problem, e.Value)
+	options := e.Options
+	if options == "" {
+		options = "SemaphoreOptions"
+	}
+	msg := fmt.Sprintf("%s.%s %s, got %v", options, e.Field, e.Problem, e.Value)
 	if e.Cause != nil {
 		msg += ": " + e.Cause.Error()
 	}

@@ -161,6 +161,22 @@ func only(t *testing.T, f fixture, typ string) (string, map[string]any) {
 	return "", nil
 }
 
+// semaphoreLogGroupID returns the logical ID of the semaphore's own log group (the cleanup's
+// reconciler has one too).
+func semaphoreLogGroupID(t *testing.T, f fixture) string {
+	t.Helper()
+	var ids []string
+	for id := range resources(f, "AWS::Logs::LogGroup") {
+		if strings.HasPrefix(id, "SemaphoreLogs") {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) != 1 {
+		t.Fatalf("%s: got semaphore log groups %v, want one", *f.stack.StackName(), ids)
+	}
+	return ids[0]
+}
+
 // stateMachine returns the semaphore's CloudFormation state machine (its logical ID starts with
 // the construct's path).
 func stateMachine(t *testing.T, f fixture) map[string]any {

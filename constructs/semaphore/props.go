@@ -3,6 +3,7 @@ package semaphore
 import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
@@ -34,6 +35,8 @@ const (
 	// PartitionKey is the lock table's partition key (a string attribute): the lock name. An
 	// existing Table must use it.
 	PartitionKey = machines.AttributeLockName
+	// CleanupID is the construct ID of the Cleanup created inside the semaphore.
+	CleanupID = "Cleanup"
 )
 
 // Props configures a Semaphore. Exactly one of LockName and LockNamePath, and exactly one of
@@ -96,4 +99,13 @@ type Props struct {
 	// Tracing turns on AWS X-Ray tracing of the executions.
 	// Default: true.
 	Tracing *bool
+
+	// Cleanup adds a Cleanup construct (ID CleanupID, inside the semaphore) that frees the
+	// slots of executions that end without releasing them, runs the reconciler and guards
+	// redrives. Turn it off only to build your own (see package cleanup).
+	// Default: true.
+	Cleanup *bool
+	// ReconcileSchedule is when the cleanup's reconciler runs.
+	// Default: cleanup.DefaultReconcileMinutes (every 5 minutes).
+	ReconcileSchedule awsevents.Schedule
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
 )
 
 // Semaphore is a distributed counting semaphore in front of some work: a DynamoDB lock table
@@ -30,6 +31,8 @@ type Semaphore interface {
 	LockNamePath() string
 	// Limit returns the number of slots per lock.
 	Limit() int
+	// Cleanup returns the Cleanup construct, or nil when Props.Cleanup is false.
+	Cleanup() cleanup.Cleanup
 	// Definition returns the state machine's definition as deployed, with the
 	// DefinitionSubstitutions placeholders (machines.Placeholder) in place of the table name
 	// and the work's ARN.
@@ -43,6 +46,7 @@ type semaphore struct {
 	stateMachine awsstepfunctions.StateMachine
 	logGroup     awslogs.ILogGroup
 	definition   *asl.StateMachine
+	cleanup      cleanup.Cleanup
 }
 
 // New creates a Semaphore. It panics, naming the prop and its value, when the props are
@@ -109,8 +113,22 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	for _, st := range w.statements {
 		s.stateMachine.AddToRolePolicy(st)
 	}
+	if p.Cleanup == nil || *p.Cleanup {
+		s.cleanup = cleanup.New(s, jsii.String(CleanupID), &cleanup.Props{
+			StateMachine:      s.stateMachine,
+			Table:             s.table,
+			LockName:          p.LockName,
+			LockNamePath:      p.LockNamePath,
+			Limit:             p.Limit,
+			ReconcileSchedule: p.ReconcileSchedule,
+			RemovalPolicy:     removalPolicy(&p),
+		})
+	}
 	return s
 }
+
+// Cleanup implements Semaphore.
+func (s *semaphore) Cleanup() cleanup.Cleanup { return s.cleanup }
 
 // Table implements Semaphore.
 func (s *semaphore) Table() awsdynamodb.ITable { return s.table }

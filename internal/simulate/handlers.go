@@ -2,15 +2,18 @@ package simulate
 
 import (
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
+	"github.com/turnstile-sfn/turnstile/lambdas/reconciler/reconcile"
 )
 
 // Handlers returns the handler factories of the demo's functions, keyed by Go package: dowork
 // reads its configuration from the function's environment in the template, and sleeps on the
-// emulator's clock with the stack's seeded randomness.
+// emulator's clock with the stack's seeded randomness; the cleanup's reconciler reads its table
+// and state machine from the environment and talks to the stack's own APIs.
 func Handlers() map[string]stack.HandlerFactory {
 	return map[string]stack.HandlerFactory{
 		demo.DoWorkPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
@@ -23,6 +26,20 @@ func Handlers() map[string]stack.HandlerFactory {
 				return nil, err
 			}
 			return lambdafn.FromLambdaHandler(h.Handle), nil
+		},
+		cleanup.ReconcilerPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
+			cfg, err := reconcile.ConfigFromEnv(func(name string) (string, bool) {
+				v, ok := fn.Environment[name]
+				return v, ok
+			})
+			if err != nil {
+				return nil, err
+			}
+			r, err := reconcile.New(cfg, env.StepFunctions, env.DynamoDB, reconcile.WithNow(env.Clock.Now))
+			if err != nil {
+				return nil, err
+			}
+			return lambdafn.FromLambdaHandler(r.Handle), nil
 		},
 	}
 }

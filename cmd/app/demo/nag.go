@@ -43,11 +43,38 @@ var TestRunnerRoleSuppressions = []NagSuppression{{
 		"executions of the semaphore's state machine and nothing else",
 }}
 
+// CleanupSuppressions are the findings accepted on the semaphore's cleanup: its machines' and
+// its reconciler's roles.
+var CleanupSuppressions = []NagSuppression{
+	{
+		RuleID:    "AwsSolutions-IAM5",
+		AppliesTo: []string{"Resource::*"},
+		Reason: "the cleanup machines' execution logging (logs:*LogDelivery, logs:PutResourcePolicy, logs:Describe*) " +
+			"and X-Ray tracing support no resource-level permissions, so AWS requires Resource \"*\" for them",
+	},
+	{
+		RuleID:           "AwsSolutions-IAM5",
+		AppliesToPattern: `/^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:.*:\*$/`,
+		Reason: "the cleanup, the redrive guard and the reconciler describe (and the guard stops) executions of the " +
+			"semaphore's state machine whose names are made at run time: the grant covers that machine's executions only",
+	},
+}
+
+// DeadLetterQueueSuppressions are the findings accepted on the cleanup's dead-letter queue.
+var DeadLetterQueueSuppressions = []NagSuppression{{
+	RuleID: "AwsSolutions-SQS3",
+	Reason: "this queue is itself the dead-letter queue of the cleanup's rule targets; its depth raises an alarm",
+}}
+
 // suppressNagFindings records the accepted findings, with their reasons, on the state machine's
 // role and the load test's role (their default policies included).
 func suppressNagFindings(sem semaphore.Semaphore, testRunner awslambda.Function) {
 	cdknag.NagSuppressions_AddResourceSuppressions(sem.StateMachine().Role(), nagSuppressions(StateMachineRoleSuppressions), jsii.Bool(true))
 	cdknag.NagSuppressions_AddResourceSuppressions(testRunner.Role(), nagSuppressions(TestRunnerRoleSuppressions), jsii.Bool(true))
+	if c := sem.Cleanup(); c != nil {
+		cdknag.NagSuppressions_AddResourceSuppressions(c, nagSuppressions(CleanupSuppressions), jsii.Bool(true))
+		cdknag.NagSuppressions_AddResourceSuppressions(c.DeadLetterQueue(), nagSuppressions(DeadLetterQueueSuppressions), jsii.Bool(true))
+	}
 }
 
 // nagSuppressions converts suppressions to cdk-nag's form.
@@ -61,11 +88,11 @@ func nagSuppressions(list []NagSuppression) *[]*cdknag.NagPackSuppression {
 		if s.AppliesToPattern != "" {
 			appliesTo = append(appliesTo, &cdknag.RegexAppliesTo{Regex: jsii.String(s.AppliesToPattern)})
 		}
-		out = append(out, &cdknag.NagPackSuppression{
-			Id:        jsii.String(s.RuleID),
-			Reason:    jsii.String(s.Reason),
-			AppliesTo: &appliesTo,
-		})
+		suppression := &cdknag.NagPackSuppression{Id: jsii.String(s.RuleID), Reason: jsii.String(s.Reason)}
+		if len(appliesTo) > 0 { // a rule without granular findings is suppressed as a whole
+			suppression.AppliesTo = &appliesTo
+		}
+		out = append(out, suppression)
 	}
 	return &out
 }

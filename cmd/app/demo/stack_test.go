@@ -18,6 +18,7 @@ import (
 	"github.com/cdklabs/cdk-nag-go/cdknag/v2"
 
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -94,7 +95,8 @@ func TestNagAwsSolutions(t *testing.T) {
 // checks that it has a reason and is one of the reviewed demo.StateMachineRoleSuppressions.
 func TestNagSuppressionsCarryReasons(t *testing.T) {
 	reviewed := map[string]bool{}
-	for _, s := range append(demo.StateMachineRoleSuppressions, demo.TestRunnerRoleSuppressions...) {
+	all := slices.Concat(demo.StateMachineRoleSuppressions, demo.TestRunnerRoleSuppressions, demo.CleanupSuppressions, demo.DeadLetterQueueSuppressions)
+	for _, s := range all {
 		reviewed[s.RuleID] = true
 	}
 	var found int
@@ -140,11 +142,14 @@ func TestDemoStack(t *testing.T) {
 		t.Errorf("%d tables, want 1", got)
 	}
 	functions := resourcesOf("AWS::Lambda::Function")
-	if len(functions) != 2 {
-		t.Fatalf("%d functions, want 2 (dowork and the test runner)", len(functions))
+	if len(functions) != 3 {
+		t.Fatalf("%d functions, want 3 (dowork, the test runner and the cleanup's reconciler)", len(functions))
 	}
 	var fnID string
 	for id, fn := range functions {
+		if strings.HasPrefix(id, demo.SemaphoreID+semaphore.CleanupID) {
+			continue // the reconciler: checked in constructs/semaphore and test/
+		}
 		if strings.HasPrefix(id, demo.TestRunnerID) {
 			if got := fn["Properties"].(map[string]any)["Timeout"]; compactJSON(got) != "900" {
 				t.Errorf("test runner timeout = %v, want 900 s", got)
@@ -166,7 +171,7 @@ func TestDemoStack(t *testing.T) {
 	}
 	var machine map[string]any
 	for id, sm := range resourcesOf("AWS::StepFunctions::StateMachine") {
-		if strings.HasPrefix(id, demo.SemaphoreID) {
+		if strings.HasPrefix(id, demo.SemaphoreID+"StateMachine") {
 			machine = sm["Properties"].(map[string]any)
 		}
 	}

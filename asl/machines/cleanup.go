@@ -1,0 +1,221 @@
+package machines
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+)
+
+// CleanupOptions describes the cleanup machine and the redrive guard of one semaphore: how to
+// find the lock a dead or redriven execution holds. Exactly one of LockName and LockNamePath is
+// set, as in the semaphore's SemaphoreOptions.
+type CleanupOptions struct {
+	// LockName is the semaphore's fixed lock name.
+	LockName string
+	// LockNamePath is the semaphore's LockNamePath: the lock name is read from the execution's
+	// input (DescribeExecution returns it as text, parsed with States.StringToJson).
+	LockNamePath string
+	// Limit is the semaphore's limit: the redrive guard re-acquires below it only. Required by
+	// RedriveGuard, ignored by Cleanup.
+	Limit int
+	// TableName is the lock table's name as written in the definition. Default:
+	// Placeholder(SubstitutionTableName).
+	TableName string
+}
+
+// validate checks the lock name options (and the limit when withLimit) and fills in defaults.
+func (o CleanupOptions) validate(withLimit bool) (CleanupOptions, error) {
+	if o.TableName == "" {
+		o.TableName = Placeholder(SubstitutionTableName)
+	}
+	sem := SemaphoreOptions{LockName: o.LockName, LockNamePath: o.LockNamePath, Limit: o.Limit}
+	if err := sem.checkLockName(); err != nil {
+		err.Options = "CleanupOptions"
+		return o, err
+	}
+	if withLimit {
+		if err := sem.checkLimit(); err != nil {
+			err.Options = "CleanupOptions"
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// Cleanup returns the machine that frees the slot of a semaphore execution that ended without
+// releasing it (FAILED, TIMED_OUT, ABORTED). Its input is the EventBridge status-change event.
+//
+//  1. An event without a string detail.executionArn fails with ErrorMalformedEvent.
+//  2. DescribeExecution: an execution that is RUNNING again (redriven; the event is stale or
+//     out of order) is left alone; an unknown one fails with ErrorExecutionNotFound.
+//  3. The lock name is the fixed one, or read from the execution's input at LockNamePath (an
+//     input without one never acquired: nothing to release).
+//  4. The conditional release removes the execution's holder attribute and decrements the
+//     counter; ConditionalCheckFailed (not a holder: released already, or never acquired) is
+//     success, so duplicated events are no-ops.
+func Cleanup(opts CleanupOptions) (*asl.StateMachine, error) {
+	o, err := opts.validate(false)
+	if err != nil {
+		return nil, err
+	}
+	states := asl.States{
+		checkEvent(),
+		malformedEvent(),
+		describeExecution(StateStillRunning),
+		executionNotFound(),
+		{Name: StateStillRunning, State: &asl.Choice{
+			Choices: []*asl.ChoiceRule{{Variable: "$.execution.status", Operator: "StringEquals", Value: ExecutionStatusRunning, Next: StateNothingToRelease}},
+			Default: firstLockNameState(o, StatePrepareRelease),
+		}},
+		{Name: StateNothingToRelease, State: &asl.Succeed{}},
+	}
+	states = append(states, recoverLockName(o, StatePrepareRelease, StateNothingToRelease)...)
+	states = append(states,
+		asl.NamedState{Name: StatePrepareRelease, State: prepareHolder(o, StateReleaseHolder)},
+		asl.NamedState{Name: StateReleaseHolder, State: releaseHolder(o)},
+		asl.NamedState{Name: StateReleased, State: &asl.Succeed{}},
+		asl.NamedState{Name: StateAlreadyReleased, State: &asl.Succeed{}},
+		asl.NamedState{Name: StateLockTableError, State: &asl.Fail{Error: ErrorLockTable, CausePath: "$.lockTableError.Cause"}},
+	)
+	m := &asl.StateMachine{
+		Comment: "Turnstile cleanup: free the slot of " + lockDescription(o) + " held by an execution that ended without releasing it.",
+		StartAt: StateCheckEvent,
+		States:  states,
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("machines: the cleanup machine is invalid: %w", err)
+	}
+	return m, nil
+}
+
+// lockDescription names the lock in a comment.
+func lockDescription(o CleanupOptions) string {
+	if o.LockNamePath != "" {
+		return "the lock named by " + o.LockNamePath
+	}
+	return "the lock " + strconv.Quote(o.LockName)
+}
+
+// checkEvent rejects events without a string detail.executionArn; rules are tried in order, so
+// IsString never sees a missing value.
+func checkEvent() asl.NamedState {
+	return asl.NamedState{Name: StateCheckEvent, State: &asl.Choice{
+		Choices: []*asl.ChoiceRule{
+			{Variable: "$.detail.executionArn", Operator: "IsPresent", Value: false, Next: StateMalformedEvent},
+			{Variable: "$.detail.executionArn", Operator: "IsString", Value: false, Next: StateMalformedEvent},
+		},
+		Default: StateDescribeExecution,
+	}}
+}
+
+func malformedEvent() asl.NamedState {
+	return asl.NamedState{Name: StateMalformedEvent, State: &asl.Fail{
+		Error: ErrorMalformedEvent,
+		Cause: "the input is not a Step Functions status-change event with a string detail.executionArn; nothing was released",
+	}}
+}
+
+// describeExecution reads the execution's status and input into $.execution.
+func describeExecution(next string) asl.NamedState {
+	return asl.NamedState{Name: StateDescribeExecution, State: &asl.Task{
+		Transition: asl.Next(next),
+		Resource:   ResourceDescribeExecution,
+		Parameters: map[string]any{"ExecutionArn.$": "$.detail.executionArn"},
+		ResultSelector: map[string]any{
+			"executionArn.$": "$.ExecutionArn",
+			"status.$":       "$.Status",
+			"input.$":        "$.Input",
+		},
+		ResultPath: asl.P("$.execution"),
+		Retry: []*asl.Retrier{{
+			ErrorEquals:     append([]string(nil), transientSfnErrors...),
+			IntervalSeconds: asl.Int(1),
+			MaxAttempts:     asl.Int(6),
+			BackoffRate:     asl.Float(2),
+			MaxDelaySeconds: asl.Int(10),
+			JitterStrategy:  asl.JitterFull,
+		}},
+		Catch: []*asl.Catcher{{ErrorEquals: []string{ErrorSfnExecutionDoesNotExist}, Next: StateExecutionNotFound}},
+	}}
+}
+
+func executionNotFound() asl.NamedState {
+	return asl.NamedState{Name: StateExecutionNotFound, State: &asl.Fail{
+		Error: ErrorExecutionNotFound,
+		Cause: "DescribeExecution does not know the event's execution; nothing was released",
+	}}
+}
+
+// firstLockNameState is where the lock name is found: read from the input, or fixed.
+func firstLockNameState(o CleanupOptions, fixed string) string {
+	if o.LockNamePath != "" {
+		return StateReadLockName
+	}
+	return fixed
+}
+
+// recoverLockName returns, for LockNamePath, the states that parse the execution's input and
+// check the lock name in it: found → next, missing (the execution failed before acquiring) →
+// none. With a fixed lock name there is nothing to recover.
+func recoverLockName(o CleanupOptions, next, none string) asl.States {
+	if o.LockNamePath == "" {
+		return nil
+	}
+	path := inputLockNamePath(o)
+	missing := func(op asl.Operator, value any) *asl.ChoiceRule {
+		return &asl.ChoiceRule{Variable: path, Operator: op, Value: value, Next: none}
+	}
+	return asl.States{
+		{Name: StateReadLockName, State: &asl.Pass{
+			Transition: asl.Next(StateCheckRecoveredLockName),
+			Parameters: map[string]any{"value.$": "States.StringToJson($.execution.input)"},
+			ResultPath: asl.P("$.input"),
+		}},
+		{Name: StateCheckRecoveredLockName, State: &asl.Choice{
+			Choices: []*asl.ChoiceRule{missing("IsPresent", false), missing("IsString", false), missing("StringEquals", "")},
+			Default: next,
+		}},
+	}
+}
+
+// inputLockNamePath is LockNamePath inside the parsed input at $.input.value.
+func inputLockNamePath(o CleanupOptions) string { return "$.input.value" + o.LockNamePath[1:] }
+
+// prepareHolder replaces the data with the holder (the execution's ARN) and its lock name.
+func prepareHolder(o CleanupOptions, next string) *asl.Pass {
+	params := map[string]any{"executionArn.$": "$.execution.executionArn"}
+	if o.LockNamePath != "" {
+		params["lockName.$"] = inputLockNamePath(o)
+	} else {
+		params["lockName"] = o.LockName
+	}
+	return &asl.Pass{Transition: asl.Next(next), Parameters: params}
+}
+
+// holderNames names the lock's counter and the execution's holder attribute.
+func holderNames() map[string]any {
+	return map[string]any{"#count": AttributeHolderCount, "#holder.$": "$.executionArn"}
+}
+
+// releaseHolder is the semaphore's conditional release, for the holder named in the data.
+func releaseHolder(o CleanupOptions) *asl.Task {
+	return &asl.Task{
+		Transition: asl.Next(StateReleased),
+		Resource:   ResourceUpdateItem,
+		Parameters: map[string]any{
+			"TableName":                 o.TableName,
+			"Key":                       key(),
+			"UpdateExpression":          ReleaseUpdateExpression,
+			"ConditionExpression":       ReleaseConditionExpression,
+			"ExpressionAttributeNames":  holderNames(),
+			"ExpressionAttributeValues": map[string]any{":one": number(1)},
+		},
+		ResultPath: asl.NullPath(),
+		Retry:      transientRetry(),
+		Catch: []*asl.Catcher{
+			{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: StateAlreadyReleased, ResultPath: asl.NullPath()},
+			fatalCatch(),
+		},
+	}
+}

@@ -1,0 +1,14 @@
+package machines
+
+// Environment variables of the reconciler Lambda (lambdas/reconciler), set by the Cleanup
+// construct. They live here, beside the lock table's data model, because the construct and the
+// Lambda must agree on them and neither may import the other.
+const (
+	// EnvReconcilerLockTable names the lock table to sweep.
+	EnvReconcilerLockTable = "TURNSTILE_LOCK_TABLE"
+	// EnvReconcilerStateMachineArn is the semaphore machine whose holders the reconciler checks;
+	// holders of other machines' executions (a shared table) are left alone.
+	EnvReconcilerStateMachineArn = "TURNSTILE_STATE_MACHINE_ARN"
+	// EnvReconcilerMaxHolders bounds the holders checked per run (a positive integer).
+	EnvReconcilerMaxHolders = "TURNSTILE_MAX_HOLDERS"
+)

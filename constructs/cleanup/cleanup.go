@@ -1,0 +1,219 @@
+package cleanup
+
+import (
+	"strings"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/internal/golambda"
+)
+
+// Cleanup frees what dead executions of a semaphore hold: a rule on their FAILED, TIMED_OUT
+// and ABORTED events starting the cleanup machine, a scheduled reconciler, and a redrive guard.
+type Cleanup interface {
+	constructs.Construct
+	// StateMachine returns the cleanup machine.
+	StateMachine() awsstepfunctions.StateMachine
+	// Rule returns the rule on the semaphore's FAILED, TIMED_OUT and ABORTED events.
+	Rule() awsevents.Rule
+	// DeadLetterQueue returns the queue of the events the rules could not deliver.
+	DeadLetterQueue() awssqs.Queue
+	// DeadLetterAlarm returns the alarm on the dead-letter queue's depth.
+	DeadLetterAlarm() awscloudwatch.Alarm
+	// Reconciler returns the reconciler function, or nil when Props.Reconciler is false.
+	Reconciler() awslambda.Function
+	// RedriveGuard returns the redrive guard machine, or nil when Props.RedriveGuard is false.
+	RedriveGuard() awsstepfunctions.StateMachine
+}
+
+type cleanup struct {
+	constructs.Construct
+	stateMachine awsstepfunctions.StateMachine
+	rule         awsevents.Rule
+	dlq          awssqs.Queue
+	alarm        awscloudwatch.Alarm
+	reconciler   awslambda.Function
+	guard        awsstepfunctions.StateMachine
+}
+
+// New creates a Cleanup for the semaphore described by props. It panics, naming the prop, when
+// the props are invalid.
+func New(scope constructs.Construct, id *string, props *Props) Cleanup {
+	if props == nil || props.StateMachine == nil || props.Table == nil {
+		panic("cleanup: Props.StateMachine and Props.Table are required")
+	}
+	p := *props
+	opts := machines.CleanupOptions{LockName: p.LockName, LockNamePath: p.LockNamePath, Limit: p.Limit}
+	cleanupDef, err := machines.Cleanup(opts)
+	if err != nil {
+		panic("cleanup: Props." + trimOptions(err))
+	}
+	guardOn := p.RedriveGuard == nil || *p.RedriveGuard
+	var guardDef *asl.StateMachine
+	if guardOn {
+		if guardDef, err = machines.RedriveGuard(opts); err != nil {
+			panic("cleanup: Props." + trimOptions(err))
+		}
+	}
+	removal := p.RemovalPolicy
+	if removal == "" {
+		removal = awscdk.RemovalPolicy_DESTROY
+	}
+
+	c := &cleanup{}
+	constructs.NewConstruct_Override(c, scope, id)
+	c.dlq = awssqs.NewQueue(c, jsii.String("DeadLetterQueue"), &awssqs.QueueProps{
+		EnforceSSL:      jsii.Bool(true),
+		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
+		RetentionPeriod: awscdk.Duration_Days(jsii.Number(14)),
+		RemovalPolicy:   removal,
+	})
+	c.alarm = awscloudwatch.NewAlarm(c, jsii.String("DeadLetterAlarm"), &awscloudwatch.AlarmProps{
+		AlarmDescription: jsii.String("Turnstile cleanup events could not be delivered: slots may stay held until the reconciler runs"),
+		Metric: c.dlq.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{
+			Period: awscdk.Duration_Minutes(jsii.Number(5)), Statistic: jsii.String("Maximum"),
+		}),
+		Threshold:          jsii.Number(DefaultDeadLetterAlarmThreshold),
+		EvaluationPeriods:  jsii.Number(1),
+		ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+		TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
+	})
+
+	logs := awslogs.NewLogGroup(c, jsii.String("Logs"), &awslogs.LogGroupProps{
+		Retention:     awslogs.RetentionDays_ONE_MONTH,
+		RemovalPolicy: removal,
+	})
+	c.stateMachine = c.newMachine("StateMachine", cleanupDef, &p, logs, false)
+	c.rule = c.newRule("Rule", p.StateMachine, c.stateMachine, map[string]any{
+		"status": []any{"FAILED", "TIMED_OUT", "ABORTED"},
+	})
+	if guardOn {
+		c.guard = c.newMachine("RedriveGuard", guardDef, &p, logs, true)
+		c.newRule("RedriveRule", p.StateMachine, c.guard, map[string]any{
+			"status":       []any{machines.ExecutionStatusRunning},
+			"redriveCount": []any{map[string]any{"numeric": []any{">", 0}}},
+		})
+	}
+	if p.Reconciler == nil || *p.Reconciler {
+		c.reconciler = c.newReconciler(&p)
+	}
+	return c
+}
+
+// trimOptions renames CleanupOptions.X to X in an options error (Props share the names).
+func trimOptions(err error) string {
+	return strings.TrimPrefix(err.Error(), "CleanupOptions.")
+}
+
+// newMachine creates a machine of def, logging every event to logs, with least-privilege grants: DescribeExecution (and
+// StopExecution for the guard) on the semaphore's executions only, and the table actions on the
+// lock table only.
+func (c *cleanup) newMachine(id string, def *asl.StateMachine, p *Props, logs awslogs.ILogGroup, stops bool) awsstepfunctions.StateMachine {
+	rendered, err := def.Render()
+	if err != nil {
+		panic("cleanup: the " + id + " definition cannot be rendered: " + err.Error())
+	}
+	sm := awsstepfunctions.NewStateMachine(c, jsii.String(id), &awsstepfunctions.StateMachineProps{
+		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(string(rendered))),
+		DefinitionSubstitutions: &map[string]*string{machines.SubstitutionTableName: p.Table.TableName()},
+		StateMachineType:        awsstepfunctions.StateMachineType_STANDARD,
+		TracingEnabled:          jsii.Bool(true),
+		Logs: &awsstepfunctions.LogOptions{
+			Destination:          logs,
+			Level:                awsstepfunctions.LogLevel_ALL,
+			IncludeExecutionData: jsii.Bool(true),
+		},
+	})
+	actions := []*string{jsii.String("states:DescribeExecution")}
+	if stops {
+		actions = append(actions, jsii.String("states:StopExecution"))
+	}
+	p.StateMachine.GrantExecution(sm, actions...)
+	tableActions := []*string{jsii.String("dynamodb:UpdateItem")}
+	if stops {
+		tableActions = append(tableActions, jsii.String("dynamodb:GetItem"))
+	}
+	p.Table.Grant(sm, tableActions...)
+	if key := p.Table.EncryptionKey(); key != nil {
+		key.GrantEncryptDecrypt(sm)
+	}
+	return sm
+}
+
+// newRule starts target on the semaphore's status-change events whose detail also matches
+// detail, retrying for DefaultMaxEventAgeHours and then dead-lettering.
+func (c *cleanup) newRule(id string, semaphore awsstepfunctions.IStateMachine, target awsstepfunctions.IStateMachine, detail map[string]any) awsevents.Rule {
+	detail["stateMachineArn"] = []any{semaphore.StateMachineArn()}
+	rule := awsevents.NewRule(c, jsii.String(id), &awsevents.RuleProps{
+		EventPattern: &awsevents.EventPattern{
+			Source:     jsii.Strings("aws.states"),
+			DetailType: jsii.Strings("Step Functions Execution Status Change"),
+			Detail:     &detail,
+		},
+	})
+	rule.AddTarget(awseventstargets.NewSfnStateMachine(target, &awseventstargets.SfnStateMachineProps{
+		DeadLetterQueue: c.dlq,
+		RetryAttempts:   jsii.Number(DefaultRetryAttempts),
+		MaxEventAge:     awscdk.Duration_Hours(jsii.Number(DefaultMaxEventAgeHours)),
+	}))
+	return rule
+}
+
+// newReconciler creates the reconciler function and its schedule.
+func (c *cleanup) newReconciler(p *Props) awslambda.Function {
+	fn := golambda.New(c, jsii.String("Reconciler"), &golambda.Props{
+		Package:     jsii.String(ReconcilerPackage),
+		Description: jsii.String("Turnstile reconciler: frees the slots of executions that are not running"),
+		Timeout:     awscdk.Duration_Minutes(jsii.Number(5)),
+		Environment: &map[string]*string{
+			machines.EnvReconcilerLockTable:       p.Table.TableName(),
+			machines.EnvReconcilerStateMachineArn: p.StateMachine.StateMachineArn(),
+		},
+	})
+	p.StateMachine.GrantExecution(fn, jsii.String("states:DescribeExecution"))
+	p.Table.Grant(fn, jsii.String("dynamodb:Scan"), jsii.String("dynamodb:UpdateItem"))
+	if key := p.Table.EncryptionKey(); key != nil {
+		key.GrantEncryptDecrypt(fn)
+	}
+	schedule := p.ReconcileSchedule
+	if schedule == nil {
+		schedule = awsevents.Schedule_Rate(awscdk.Duration_Minutes(jsii.Number(DefaultReconcileMinutes)))
+	}
+	awsevents.NewRule(c, jsii.String("ReconcileSchedule"), &awsevents.RuleProps{
+		Schedule: schedule,
+		Targets: &[]awsevents.IRuleTarget{awseventstargets.NewLambdaFunction(fn, &awseventstargets.LambdaFunctionProps{
+			DeadLetterQueue: c.dlq,
+			RetryAttempts:   jsii.Number(2),
+		})},
+	})
+	return fn
+}
+
+// StateMachine implements Cleanup.
+func (c *cleanup) StateMachine() awsstepfunctions.StateMachine { return c.stateMachine }
+
+// Rule implements Cleanup.
+func (c *cleanup) Rule() awsevents.Rule { return c.rule }
+
+// DeadLetterQueue implements Cleanup.
+func (c *cleanup) DeadLetterQueue() awssqs.Queue { return c.dlq }
+
+// DeadLetterAlarm implements Cleanup.
+func (c *cleanup) DeadLetterAlarm() awscloudwatch.Alarm { return c.alarm }
+
+// Reconciler implements Cleanup.
+func (c *cleanup) Reconciler() awslambda.Function { return c.reconciler }
+
+// RedriveGuard implements Cleanup.
+func (c *cleanup) RedriveGuard() awsstepfunctions.StateMachine { return c.guard }

@@ -1,0 +1,52 @@
+package cleanup
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
+)
+
+// Defaults of Props.
+const (
+	// DefaultReconcileMinutes is the reconciler's period: a slot leaked by a lost event comes
+	// back within it.
+	DefaultReconcileMinutes = 5
+	// DefaultRetryAttempts is how many times EventBridge retries starting the cleanup machine
+	// before the event goes to the dead-letter queue.
+	DefaultRetryAttempts = 185
+	// DefaultMaxEventAgeHours is the oldest event EventBridge still tries to deliver.
+	DefaultMaxEventAgeHours = 24
+	// DefaultDeadLetterAlarmThreshold is the dead-letter queue depth that raises the alarm.
+	DefaultDeadLetterAlarmThreshold = 1
+	// ReconcilerPackage is the reconciler Lambda's main package, relative to the module root.
+	ReconcilerPackage = "lambdas/reconciler"
+)
+
+// Props configures a Cleanup. StateMachine, Table, one of LockName and LockNamePath, and Limit
+// are the protected semaphore's; the rest have defaults.
+type Props struct {
+	// StateMachine is the semaphore's state machine. Required.
+	StateMachine awsstepfunctions.IStateMachine
+	// Table is the semaphore's lock table. Required.
+	Table awsdynamodb.ITable
+	// LockName is the semaphore's fixed lock name.
+	// Default: none; one of LockName and LockNamePath is required.
+	LockName string
+	// LockNamePath is the semaphore's LockNamePath: the cleanup reads the lock name from the
+	// dead execution's input. Default: none; one of LockName and LockNamePath is required.
+	LockNamePath string
+	// Limit is the semaphore's limit, below which the redrive guard re-acquires. Required.
+	Limit int
+
+	// ReconcileSchedule is when the reconciler runs.
+	// Default: every DefaultReconcileMinutes minutes (rate(5 minutes)).
+	ReconcileSchedule awsevents.Schedule
+	// Reconciler turns the scheduled reconciler on. Default: true.
+	Reconciler *bool
+	// RedriveGuard turns the redrive guard on. Default: true.
+	RedriveGuard *bool
+	// RemovalPolicy applies to the dead-letter queue and the log groups created.
+	// Default: awscdk.RemovalPolicy_DESTROY.
+	RemovalPolicy awscdk.RemovalPolicy
+}

@@ -1,0 +1,273 @@
+package test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/emulator"
+	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
+	"github.com/turnstile-sfn/turnstile/emulator/stack"
+	"github.com/turnstile-sfn/turnstile/internal/simulate"
+)
+
+// eventFault is what the cleanup stack's bus does to ABORTED status changes.
+type eventFault int32
+
+const (
+	deliverEvents eventFault = iota
+	dropAborted
+	duplicateAborted
+)
+
+// cleanupStack is one demo stack (limit 1, work that waits 20 virtual minutes, no failures)
+// shared by the cleanup tests, which run one after the other and leave the lock free.
+var cleanupStack struct {
+	once  sync.Once
+	err   error
+	st    *stack.Stack
+	dir   string
+	fault atomic.Int32
+}
+
+const cleanupTimeScale = 0.01
+
+// startCleanupStack synthesizes the demo once and runs it; the bus applies cleanupStack.fault.
+func startCleanupStack(t *testing.T) *stack.Stack {
+	t.Helper()
+	c := &cleanupStack
+	c.once.Do(func() {
+		if c.dir, c.err = os.MkdirTemp("", "turnstile-cleanup-"); c.err != nil {
+			return
+		}
+		cfg := demo.DefaultConfig()
+		cfg.Limit, cfg.WorkDuration, cfg.FailureRate = 1, 20*time.Minute, 0
+		if c.err = simulate.Synthesize(c.dir, cfg); c.err != nil {
+			return
+		}
+		policy := eventbus.DeliveryPolicyFunc(func(d eventbus.Delivery) []time.Duration {
+			var detail struct{ Status string }
+			_ = json.Unmarshal(d.Event.Detail, &detail)
+			if detail.Status != eventbus.StatusAborted {
+				return []time.Duration{0}
+			}
+			switch eventFault(c.fault.Load()) {
+			case dropAborted:
+				return nil
+			case duplicateAborted:
+				return []time.Duration{0, time.Second, 3 * time.Second}
+			}
+			return []time.Duration{0}
+		})
+		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
+			TimeScale: cleanupTimeScale, Seed: 3, Handlers: simulate.Handlers(), EventPolicy: policy,
+		})
+	})
+	if c.err != nil {
+		t.Fatalf("start the cleanup stack: %v", c.err)
+	}
+	return c.st
+}
+
+// TestMain closes the shared stack after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if st := cleanupStack.st; st != nil {
+		_ = st.Close()
+	}
+	if cleanupStack.dir != "" {
+		_ = os.RemoveAll(cleanupStack.dir)
+	}
+	os.Exit(code)
+}
+
+// lock is the lock item as read: its counter and its holders.
+type lock struct {
+	count   int
+	holders []string
+}
+
+// readLock reads the demo lock, strongly consistent.
+func readLock(t *testing.T, st *stack.Stack) lock {
+	t.Helper()
+	ctx := context.Background()
+	ddb, err := st.DynamoDBClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table string
+	for _, tb := range st.Template.Tables {
+		table = tb.Name
+	}
+	out, err := ddb.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      aws.String(table),
+		Key:            map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: demo.DefaultLockName}},
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		t.Fatalf("read the lock: %v", err)
+	}
+	var l lock
+	for name, v := range out.Item {
+		switch {
+		case name == machines.AttributeHolderCount:
+			l.count, _ = strconv.Atoi(v.(*types.AttributeValueMemberN).Value)
+		case strings.Contains(name, ":execution:"):
+			l.holders = append(l.holders, name)
+		}
+	}
+	slices.Sort(l.holders)
+	return l
+}
+
+// waitForLock polls the lock until done says so, checking the invariant (counter == holders
+// <= 1) at every read; it fails the test after a generous real-time bound.
+func waitForLock(t *testing.T, st *stack.Stack, what string, done func(lock) bool) lock {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		l := readLock(t, st)
+		if l.count != len(l.holders) || l.count > 1 {
+			t.Fatalf("invariant broken while waiting for %s: counter %d, holders %v (limit 1)", what, l.count, l.holders)
+		}
+		if done(l) {
+			return l
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s; lock: %+v", what, l)
+		}
+	}
+}
+
+func heldBy(arn string) func(lock) bool {
+	return func(l lock) bool { return len(l.holders) == 1 && l.holders[0] == arn }
+}
+
+func free(l lock) bool { return l.count == 0 && len(l.holders) == 0 }
+
+// startHolder starts an execution of the semaphore and waits until it holds the slot.
+func startHolder(t *testing.T, st *stack.Stack) string {
+	t.Helper()
+	var arn string
+	for _, sm := range st.Template.StateMachines {
+		if strings.HasPrefix(sm.LogicalID, demo.SemaphoreID+"StateMachine") {
+			arn = sm.ARN
+		}
+	}
+	started, err := st.Emulator.StartExecution(context.Background(), arn, "", `{}`)
+	if err != nil {
+		t.Fatalf("StartExecution: %v", err)
+	}
+	return started.ExecutionArn
+}
+
+func stop(t *testing.T, st *stack.Stack, arn string) {
+	t.Helper()
+	if _, err := st.Emulator.StopExecution(context.Background(), arn, "Test.Abort", "aborted inside the work"); err != nil {
+		t.Fatalf("StopExecution: %v", err)
+	}
+}
+
+// TestAbortedHolderIsReleasedByCleanup: an execution aborted while it holds the slot has its
+// slot back after its ABORTED event.
+func TestAbortedHolderIsReleasedByCleanup(t *testing.T) {
+	st := startCleanupStack(t)
+	cleanupStack.fault.Store(int32(deliverEvents))
+	a := startHolder(t, st)
+	waitForLock(t, st, "A to hold the slot", heldBy(a))
+	stop(t, st, a)
+	waitForLock(t, st, "the cleanup to free A's slot", free)
+}
+
+// TestLostEventIsReleasedByReconciler: with the bus dropping the ABORTED event, the scheduled
+// reconciler frees the slot on its next run.
+func TestLostEventIsReleasedByReconciler(t *testing.T) {
+	st := startCleanupStack(t)
+	cleanupStack.fault.Store(int32(dropAborted))
+	defer cleanupStack.fault.Store(int32(deliverEvents))
+	a := startHolder(t, st)
+	waitForLock(t, st, "A to hold the slot", heldBy(a))
+	stop(t, st, a)
+	waitForLock(t, st, "the reconciler to free A's slot", free)
+}
+
+// TestDuplicatedEventsReleaseNothingWrongly: three copies of A's ABORTED event, the later ones
+// arriving while B holds the slot, release A once and never B; the counter equals the holders
+// at every read.
+func TestDuplicatedEventsReleaseNothingWrongly(t *testing.T) {
+	st := startCleanupStack(t)
+	cleanupStack.fault.Store(int32(duplicateAborted))
+	defer cleanupStack.fault.Store(int32(deliverEvents))
+	a := startHolder(t, st)
+	waitForLock(t, st, "A to hold the slot", heldBy(a))
+	b := startHolder(t, st) // waits for the slot
+	stop(t, st, a)
+	waitForLock(t, st, "B to take A's freed slot", heldBy(b))
+	// The late copies arrive up to 3 virtual seconds later; watch past them.
+	until := st.Emulator.Clock().Now().Add(10 * time.Second)
+	waitForLock(t, st, "the late duplicates to pass", func(l lock) bool {
+		if !heldBy(b)(l) {
+			t.Fatalf("a duplicated event changed B's slot: %+v", l)
+		}
+		return st.Emulator.Clock().Now().After(until)
+	})
+	stop(t, st, b)
+	waitForLock(t, st, "the cleanup to free B's slot", free)
+}
+
+// TestRedriveAfterCleanupNeverAdmitsTwo: limit 1; A holds and is aborted inside the work, the
+// cleanup frees its slot, B takes it, A is redriven: the redrive guard stops A with
+// Turnstile.RedriveWithoutSlot, and A never holds a slot beside B.
+func TestRedriveAfterCleanupNeverAdmitsTwo(t *testing.T) {
+	st := startCleanupStack(t)
+	cleanupStack.fault.Store(int32(deliverEvents))
+	ctx := context.Background()
+	a := startHolder(t, st)
+	waitForLock(t, st, "A to hold the slot", heldBy(a))
+	stop(t, st, a)
+	waitForLock(t, st, "the cleanup to free A's slot", free)
+	b := startHolder(t, st)
+	waitForLock(t, st, "B to hold the slot", heldBy(b))
+	if _, err := st.Emulator.RedriveExecution(ctx, a); err != nil {
+		t.Fatalf("RedriveExecution: %v", err)
+	}
+	var desc emulator.ExecutionDescription
+	waitForLock(t, st, "the guard to stop A", func(l lock) bool {
+		if !heldBy(b)(l) {
+			t.Fatalf("the redriven A changed the lock held by B: %+v", l)
+		}
+		var err error
+		if desc, err = st.Emulator.DescribeExecution(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		return desc.Status != emulator.StatusRunning
+	})
+	if desc.Status != emulator.StatusAborted || desc.Error == nil || *desc.Error != machines.ErrorRedriveWithoutSlot {
+		t.Errorf("A after the redrive: status %s, error %v; want ABORTED with %s", desc.Status, desc.Error, machines.ErrorRedriveWithoutSlot)
+	}
+	if desc.RedriveCount != 1 {
+		t.Errorf("A's redrive count = %d, want 1", desc.RedriveCount)
+	}
+	// A's second ABORTED event reaches the cleanup too: it must not free B's slot.
+	until := st.Emulator.Clock().Now().Add(10 * time.Second)
+	waitForLock(t, st, "A's second cleanup to pass", func(l lock) bool {
+		if !heldBy(b)(l) {
+			t.Fatalf("A's second cleanup changed B's slot: %+v", l)
+		}
+		return st.Emulator.Clock().Now().After(until)
+	})
+	stop(t, st, b)
+	waitForLock(t, st, "the cleanup to free B's slot", free)
+}
