@@ -1,0 +1,160 @@
+package faultproxy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// ErrInvalidTarget reports a target that is not an absolute http URL.
+var ErrInvalidTarget = errors.New("faultproxy: invalid target")
+
+// targetHeader names the DynamoDB operation of a request, e.g. "DynamoDB_20120810.UpdateItem".
+const targetHeader = "X-Amz-Target"
+
+// idleConnTimeout closes idle connections to the target before the 5-second keep-alive timeout
+// of a Node server such as dynalite does.
+const idleConnTimeout = 4 * time.Second
+
+// Proxy is a running fault-injecting reverse proxy on 127.0.0.1. It is safe for concurrent use.
+type Proxy struct {
+	target   string
+	url      string
+	listener net.Listener
+	server   *http.Server
+	upstream *http.Client
+	dice     *dice
+	counts   counters
+	throttle string
+	served   chan error
+}
+
+// Start listens on a free 127.0.0.1 port and proxies requests to target, e.g. dynalite's
+// endpoint "http://127.0.0.1:8000", injecting the faults c asks for.
+func Start(target string, c Config) (*Proxy, error) {
+	u, err := url.Parse(target)
+	if err != nil || u.Scheme != "http" || u.Host == "" {
+		return nil, fmt.Errorf("%w %q: want an absolute http URL such as http://127.0.0.1:8000", ErrInvalidTarget, target)
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("faultproxy: listen: %w", err)
+	}
+	p := &Proxy{
+		target:   target,
+		url:      "http://" + listener.Addr().String(),
+		listener: listener,
+		upstream: &http.Client{Transport: &http.Transport{
+			Proxy:               nil, // direct: the target is on this machine
+			MaxIdleConns:        256,
+			MaxIdleConnsPerHost: 256,
+			IdleConnTimeout:     idleConnTimeout,
+		}},
+		dice:     newDice(c),
+		throttle: c.throttleCode(),
+		served:   make(chan error, 1),
+	}
+	p.server = &http.Server{Handler: http.HandlerFunc(p.serve), ReadHeaderTimeout: 10 * time.Second}
+	go func() { p.served <- p.server.Serve(listener) }()
+	return p, nil
+}
+
+// URL is the proxy's endpoint, to give to a client in place of the target's.
+func (p *Proxy) URL() string { return p.url }
+
+// Stats returns the counts so far.
+func (p *Proxy) Stats() Stats { return p.counts.snapshot() }
+
+// Close stops the proxy: it stops listening, closes every connection and waits for the server to
+// end.
+func (p *Proxy) Close() error {
+	err := p.server.Close()
+	if served := <-p.served; !errors.Is(served, http.ErrServerClosed) {
+		err = errors.Join(err, served)
+	}
+	p.upstream.CloseIdleConnections()
+	if err != nil {
+		return fmt.Errorf("faultproxy: close: %w", err)
+	}
+	return nil
+}
+
+// serve handles one request according to its fate.
+func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
+	p.counts.requests.Add(1)
+	fault := p.dice.roll(r.Header.Get(targetHeader))
+	p.counts.count(fault)
+	switch fault {
+	case LostBefore:
+		resetConnection(w)
+	case Throttled:
+		p.answerThrottled(w)
+	default:
+		p.forward(w, r, fault == AppliedReplyLost)
+	}
+}
+
+// forward sends the request to the target and returns its reply, or, when dropReply, resets the
+// client's connection once the target has replied.
+func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, dropReply bool) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		resetConnection(w)
+		return
+	}
+	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	out.Header = r.Header.Clone()
+	out.Host = r.Host // as the client signed it
+	p.counts.forwarded.Add(1)
+	resp, err := p.upstream.Do(out)
+	if err != nil {
+		p.counts.forwardFailures.Add(1)
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	reply, err := io.ReadAll(resp.Body)
+	if err != nil || dropReply {
+		resetConnection(w)
+		return
+	}
+	for name, values := range resp.Header {
+		w.Header()[name] = values
+	}
+	w.WriteHeader(resp.StatusCode)
+	_, _ = w.Write(reply)
+}
+
+// answerThrottled replies with a throttling error as DynamoDB sends it.
+func (p *Proxy) answerThrottled(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.Header().Set("x-amzn-RequestId", "faultproxy-throttled")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = fmt.Fprintf(w, `{"__type":"com.amazonaws.dynamodb.v20120810#%s","message":"Rate of requests exceeds the allowed throughput (injected by faultproxy)"}`, p.throttle)
+}
+
+// resetConnection aborts the client's connection with a TCP reset and no reply.
+func resetConnection(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		// Only an HTTP/2 connection cannot be hijacked, and the proxy serves HTTP/1.1 only.
+		http.Error(w, "faultproxy: cannot reset the connection: "+err.Error(), http.StatusBadGateway)
+		return
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		_ = tcp.SetLinger(0)
+	}
+	_ = conn.Close()
+}

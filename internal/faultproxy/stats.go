@@ -1,0 +1,51 @@
+package faultproxy
+
+import "sync/atomic"
+
+// Stats counts what the proxy did with the requests it received.
+type Stats struct {
+	// Requests is the number of requests received.
+	Requests int64
+	// Forwarded is the number of requests sent on to the target (passed or AppliedReplyLost).
+	Forwarded int64
+	// AppliedReplyLost is the number of requests forwarded whose reply was dropped.
+	AppliedReplyLost int64
+	// LostBefore is the number of requests dropped without forwarding.
+	LostBefore int64
+	// Throttled is the number of requests answered with a throttling error.
+	Throttled int64
+	// ForwardFailures is the number of forwarded requests the target gave no reply to (answered
+	// with HTTP 502).
+	ForwardFailures int64
+}
+
+// Faults is the number of faults injected, of every kind.
+func (s Stats) Faults() int64 { return s.AppliedReplyLost + s.LostBefore + s.Throttled }
+
+// counters are the live counts behind Stats.
+type counters struct {
+	requests, forwarded, appliedReplyLost, lostBefore, throttled, forwardFailures atomic.Int64
+}
+
+// count records the fate of one request.
+func (c *counters) count(f Fault) {
+	switch f {
+	case AppliedReplyLost:
+		c.appliedReplyLost.Add(1)
+	case LostBefore:
+		c.lostBefore.Add(1)
+	case Throttled:
+		c.throttled.Add(1)
+	}
+}
+
+func (c *counters) snapshot() Stats {
+	return Stats{
+		Requests:         c.requests.Load(),
+		Forwarded:        c.forwarded.Load(),
+		AppliedReplyLost: c.appliedReplyLost.Load(),
+		LostBefore:       c.lostBefore.Load(),
+		Throttled:        c.throttled.Load(),
+		ForwardFailures:  c.forwardFailures.Load(),
+	}
+}

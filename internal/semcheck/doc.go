@@ -1,0 +1,25 @@
+// Package semcheck checks what a counting semaphore did: it records the acquires and releases of
+// its clients as a history and checks the history for linearizability against a model of a
+// counting semaphore of limit N (with github.com/anishathalye/porcupine), and it checks snapshots
+// of the lock item against the invariant of design.md section 2: the counter equals the number of
+// holders, and 0 ≤ counter ≤ limit.
+//
+// The model: the state is the set of holders. Acquire(h) returns Acquired when h held a slot or
+// one was free (h then holds one), Full when h held none and none was free. Release(h) returns
+// Released when h held a slot (it then holds none), NotHeld when it held none. An operation whose
+// outcome its client never learned (the reply was lost and the client gave up) is recorded
+// without a return: it may or may not have taken effect, at any time after its call.
+//
+//	recorder := semcheck.NewRecorder()
+//	call := recorder.Begin(client, semcheck.Acquire(holder))
+//	// ... send the conditional UpdateItem; read back on a failed condition ...
+//	call.End(semcheck.Acquired) // or leave it open if the outcome is unknown
+//	if err := semcheck.Check(limit, recorder.Operations(), time.Minute); err != nil {
+//		// errors.Is(err, semcheck.ErrNotLinearizable): the semaphore broke its promise
+//	}
+//
+//	snapshot, err := semcheck.SnapshotFromItem(item) // a GetItem result's "Item"
+//	if err == nil {
+//		err = snapshot.Check(limit) // errors.Is(err, semcheck.ErrInvariant) when broken
+//	}
+package semcheck

@@ -1,0 +1,58 @@
+package semcheck
+
+import (
+	"math"
+	"sync"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// Recorder records the operations of concurrent clients as a history. Time is a logical clock
+// that ticks at every call and every return, so the history orders operations exactly as the
+// recorder saw them begin and end. It is safe for concurrent use.
+type Recorder struct {
+	mu         sync.Mutex
+	clock      int64
+	operations []porcupine.Operation
+}
+
+// NewRecorder returns an empty Recorder.
+func NewRecorder() *Recorder { return &Recorder{} }
+
+// Call is an operation that has begun. End it with its outcome; a Call never ended is an
+// operation whose outcome is unknown.
+type Call struct {
+	recorder *Recorder
+	index    int
+}
+
+// Begin records that client called in and returns the call to end when it returns. Call Begin
+// before the operation's first request is sent.
+func (r *Recorder) Begin(client int, in Input) *Call {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clock++
+	r.operations = append(r.operations, porcupine.Operation{
+		ClientId: client, Input: in, Call: r.clock, Output: Unknown, Return: math.MaxInt64,
+	})
+	return &Call{recorder: r, index: len(r.operations) - 1}
+}
+
+// End records that the call returned out. Call End after the operation's last reply arrived.
+func (c *Call) End(out Outcome) {
+	r := c.recorder
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clock++
+	r.operations[c.index].Output = out
+	r.operations[c.index].Return = r.clock
+}
+
+// Operations returns a copy of the history so far. An operation not ended has the output
+// Unknown and returns at the end of time (math.MaxInt64): it may take effect at any point after
+// its call, or never.
+func (r *Recorder) Operations() []porcupine.Operation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]porcupine.Operation(nil), r.operations...)
+}

@@ -1,0 +1,240 @@
+package semcheck_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
+	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
+	"github.com/turnstile-sfn/turnstile/internal/semcheck"
+)
+
+// workload is a seeded run of clients acquiring and releasing one lock through the fault proxy.
+type workload struct {
+	seed        uint64
+	clients     int
+	rounds      int // acquire/release pairs each client tries
+	attempts    int // acquire attempts a client makes before it gives a round up
+	limit       int
+	faults      faultproxy.Config
+	abandonRate float64 // chance of a crash right after a lost reply
+}
+
+// figures are what a run did and what the checks found.
+type figures struct {
+	operations, unknown     int
+	faults                  faultproxy.Stats
+	snapshots, violations   int64
+	mostHolders             int64
+	leakedHolders           int
+	linearizability         error
+	firstInvariantViolation error
+}
+
+func (f figures) String() string {
+	return fmt.Sprintf("operations %d (unknown outcome %d); requests %d, faults: applied-reply-lost %d, lost-before %d, throttled %d; "+
+		"snapshots %d, invariant violations %d, most holders %d, holders left at the end %d; linearizability: %v",
+		f.operations, f.unknown, f.faults.Requests, f.faults.AppliedReplyLost, f.faults.LostBefore, f.faults.Throttled,
+		f.snapshots, f.violations, f.mostHolders, f.leakedHolders, f.linearizability)
+}
+
+// snapshots reads the lock item past the proxy and checks the invariant at every read.
+type snapshots struct {
+	direct   *dynamo.Integration
+	table    string
+	lockName string
+	limit    int
+
+	reads, violations, mostHolders atomic.Int64
+	mu                             sync.Mutex
+	first                          error
+}
+
+func (s *snapshots) take(ctx context.Context) (semcheck.Snapshot, error) {
+	result, err := s.direct.Invoke(ctx, getItemResource, map[string]any{
+		"TableName":      s.table,
+		"Key":            map[string]any{machines.AttributeLockName: map[string]any{"S": s.lockName}},
+		"ConsistentRead": true,
+	})
+	if err != nil {
+		return semcheck.Snapshot{}, err
+	}
+	item, _ := result.(map[string]any)["Item"].(map[string]any)
+	snapshot, err := semcheck.SnapshotFromItem(item)
+	if err != nil {
+		return semcheck.Snapshot{}, err
+	}
+	s.reads.Add(1)
+	for {
+		most := s.mostHolders.Load()
+		if int64(len(snapshot.Holders)) <= most || s.mostHolders.CompareAndSwap(most, int64(len(snapshot.Holders))) {
+			break
+		}
+	}
+	if err := snapshot.Check(s.limit); err != nil {
+		s.violations.Add(1)
+		s.mu.Lock()
+		if s.first == nil {
+			s.first = err
+		}
+		s.mu.Unlock()
+	}
+	return snapshot, nil
+}
+
+// run drives the workload with the protocol variant v against a fresh lock table.
+func (w workload) run(t *testing.T, v variant) figures {
+	t.Helper()
+	if serverMissing != nil {
+		t.Skip(serverMissing)
+	}
+	table := createLockTable(t)
+	proxy, err := faultproxy.Start(serverEndpoint, w.faults)
+	if err != nil {
+		t.Fatalf("faultproxy.Start: %v", err)
+	}
+	defer func() {
+		if err := proxy.Close(); err != nil {
+			t.Errorf("proxy Close: %v", err)
+		}
+	}()
+	viaProxy, err := dynamo.New(proxy.URL())
+	if err != nil {
+		t.Fatalf("dynamo.New: %v", err)
+	}
+	direct, err := dynamo.New(serverEndpoint)
+	if err != nil {
+		t.Fatalf("dynamo.New: %v", err)
+	}
+	const lockName = "reliability"
+	recorder := semcheck.NewRecorder()
+	observer := &snapshots{direct: direct, table: table, lockName: lockName, limit: w.limit}
+
+	errs := make([]error, w.clients)
+	var wg sync.WaitGroup
+	for i := range w.clients {
+		c := &lockClient{
+			variant: v, dynamo: viaProxy, table: table, lockName: lockName, limit: w.limit,
+			recorder: recorder, client: i, random: rand.New(rand.NewPCG(w.seed, uint64(i))),
+			abandonRate: w.abandonRate,
+		}
+		wg.Go(func() { errs[i] = w.client(t.Context(), c, observer) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("workload: %v", err)
+	}
+
+	final, err := observer.take(t.Context())
+	if err != nil {
+		t.Fatalf("final snapshot: %v", err)
+	}
+	history := recorder.Operations()
+	f := figures{
+		operations:              len(history),
+		faults:                  proxy.Stats(),
+		snapshots:               observer.reads.Load(),
+		violations:              observer.violations.Load(),
+		mostHolders:             observer.mostHolders.Load(),
+		leakedHolders:           len(final.Holders),
+		linearizability:         semcheck.Check(w.limit, history, 20*time.Second),
+		firstInvariantViolation: observer.first,
+	}
+	for _, op := range history {
+		if op.Output == semcheck.Unknown {
+			f.unknown++
+		}
+	}
+	return f
+}
+
+// client runs one client's rounds: acquire (waiting while full), look at the item while holding
+// the slot, release. After a crash the cleanup releases the holder, as the Cleanup machine does.
+func (w workload) client(ctx context.Context, c *lockClient, observer *snapshots) error {
+	for round := range w.rounds {
+		holder := fmt.Sprintf("arn:aws:states:us-east-1:123456789012:execution:Reliability:client-%d-round-%d", c.client, round)
+		outcome := semcheck.Full
+		for attempt := 0; attempt < w.attempts && outcome == semcheck.Full; attempt++ {
+			var err error
+			if outcome, err = c.acquire(ctx, holder); err != nil {
+				return err
+			}
+			if outcome == semcheck.Full {
+				c.pause()
+			}
+		}
+		switch outcome {
+		case semcheck.Acquired:
+			if _, err := observer.take(ctx); err != nil {
+				return err
+			}
+			if _, err := c.release(ctx, holder); err != nil {
+				return err
+			}
+		case semcheck.Unknown:
+			if _, err := c.release(ctx, holder); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func TestReliabilityUnderDynamoDBFaults(t *testing.T) {
+	w := workload{
+		seed: 1, clients: 8, rounds: 20, attempts: 15, limit: 3,
+		faults: faultproxy.Config{
+			Seed: 1, AppliedReplyLost: 0.10, LostBefore: 0.05, Throttled: 0.05,
+			Operations: []string{"UpdateItem", "GetItem"},
+		},
+	}
+	tests := []struct {
+		variant     variant
+		abandonRate float64
+		// wantCaught: the checks must find the variant broken.
+		wantCaught bool
+	}{
+		{variant: variant{name: "semaphore"}, abandonRate: 0.1},
+		{variant: variant{name: "broken: condition without the limit", withoutLimit: true}, abandonRate: 0.1, wantCaught: true},
+		// Without crashes: every operation left open is one more place porcupine must try, and
+		// a lock filled with leaked slots goes on answering "full" for the rest of the run, so
+		// the history is long. Crashes would only make the proof of the failure slower.
+		{variant: variant{name: "broken: no read-back after a lost reply", withoutReadBack: true}, wantCaught: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.variant.name, func(t *testing.T) {
+			w := w
+			w.abandonRate = tt.abandonRate
+			f := w.run(t, tt.variant)
+			t.Logf("seed %d: %v", w.seed, f)
+			if f.faults.AppliedReplyLost == 0 || f.faults.LostBefore == 0 || f.faults.Throttled == 0 {
+				t.Errorf("faults = %+v, want every kind injected", f.faults)
+			}
+			if !tt.wantCaught {
+				if f.linearizability != nil {
+					t.Errorf("Check() = %v, want a linearizable history", f.linearizability)
+				}
+				if f.violations != 0 {
+					t.Errorf("%d snapshots broke the invariant, want 0; first: %v", f.violations, f.firstInvariantViolation)
+				}
+				if f.leakedHolders != 0 {
+					t.Errorf("%d holders left after every client finished, want 0", f.leakedHolders)
+				}
+				if f.unknown == 0 {
+					t.Errorf("no operation with an unknown outcome: the run did not exercise lost replies")
+				}
+				return
+			}
+			if !errors.Is(f.linearizability, semcheck.ErrNotLinearizable) {
+				t.Errorf("Check() = %v, want %v: the checker missed the broken variant", f.linearizability, semcheck.ErrNotLinearizable)
+			}
+		})
+	}
+}
