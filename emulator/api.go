@@ -113,10 +113,10 @@ func (em *Emulator) StartExecution(_ context.Context, stateMachineArn, name, inp
 	ex.appendLocked(0, ex.startDate, EventExecutionStarted, func(e *HistoryEvent) {
 		e.ExecutionStartedEventDetails = &ExecutionStartedEventDetails{Input: input, InputDetails: untruncated(), RoleArn: sm.roleArn}
 	})
-	change := ex.statusChangeLocked()
+	// Published under ex.mu, so that the run's own changes come after this one.
+	em.status.publish(ex.statusChangeLocked())
 	start := ExecutionStart{ExecutionArn: arn, StartDate: ex.startDate}
 	ex.mu.Unlock()
-	em.status.publish(change)
 	return start, nil
 }
 

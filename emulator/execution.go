@@ -155,7 +155,10 @@ func (ex *execution) finish(t terminal) bool {
 	}
 	ex.sealed = true
 	run := ex.run
-	change := ex.statusChangeLocked()
+	if !t.silent {
+		// Queued under ex.mu, before a redrive can queue its RUNNING change.
+		ex.em.status.publish(ex.statusChangeLocked())
+	}
 	ex.mu.Unlock()
 
 	if run.stopAlarm != nil {
@@ -163,9 +166,6 @@ func (ex *execution) finish(t terminal) bool {
 	}
 	if t.reason != nil {
 		run.cancel(t.reason)
-	}
-	if !t.silent {
-		ex.em.status.publish(change)
 	}
 	ex.em.noteClosed(ex.arn)
 	return true

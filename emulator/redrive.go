@@ -85,9 +85,10 @@ func (em *Emulator) RedriveExecution(ctx context.Context, executionArn string) (
 	ex.appendLocked(int64(len(ex.events)), ex.redriveDate, EventExecutionRedriven, func(e *HistoryEvent) {
 		e.ExecutionRedrivenEventDetails = &ExecutionRedrivenEventDetails{RedriveCount: ex.redriveCount}
 	})
-	change := ex.statusChangeLocked()
+	// Publishing under ex.mu keeps the changes of one execution in order: its run cannot end
+	// (and publish) before this RUNNING change is queued.
+	em.status.publish(ex.statusChangeLocked())
 	date := ex.redriveDate
 	ex.mu.Unlock()
-	em.status.publish(change)
 	return date, nil
 }
