@@ -1,0 +1,116 @@
+// Package dynalitetest gives a test binary one shared dynalite:
+//
+//	var server dynalitetest.Server
+//
+//	func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+//
+//	func TestSomething(t *testing.T) {
+//		server.SkipIfMissing(t)
+//		// use server.Endpoint, or server.Client to see what really landed
+//	}
+package dynalitetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+)
+
+// Server is the dynalite a test binary shares.
+type Server struct {
+	// Endpoint is its loopback URL; empty when Missing is set.
+	Endpoint string
+	// Client talks to it directly: an observer independent of the code under test.
+	Client *dynamodb.Client
+	// Missing is set (wrapping dynalite.ErrNotInstalled) when the tooling is not installed.
+	Missing error
+}
+
+// Main starts dynalite, runs the package's tests with s filled in, stops dynalite, and returns
+// the exit code for os.Exit. Without the tooling the tests still run, with s.Missing set.
+func Main(m *testing.M, s *Server) (code int) {
+	ctx := context.Background()
+	srv, err := dynalite.Start(ctx, dynalite.Options{})
+	if errors.Is(err, dynalite.ErrNotInstalled) {
+		s.Missing = err
+		return m.Run()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "start dynalite:", err)
+		return 1
+	}
+	defer func() {
+		if err := srv.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "close dynalite:", err)
+			code = 1
+		}
+	}()
+	s.Endpoint = srv.Endpoint()
+	if s.Client, err = dynalite.NewClient(ctx, s.Endpoint); err != nil {
+		fmt.Fprintln(os.Stderr, "dynalite client:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// SkipIfMissing skips the test when dynalite is not installed.
+func (s *Server) SkipIfMissing(t testing.TB) {
+	t.Helper()
+	if s.Missing != nil {
+		t.Skip(s.Missing)
+	}
+}
+
+// tablesCreated numbers the tables, so that a test or benchmark run again gets a fresh one.
+var tablesCreated atomic.Int64
+
+var notTableNameChars = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
+
+// CreateTable creates an on-demand table named after the test, keyed by the string attribute
+// "pk" and, withSortKey, the string attribute "sk"; waits until it is ACTIVE (a new table is
+// CREATING until a turn of dynalite's event loop later, as in DynamoDB); deletes it when the test
+// ends; and returns its name. It skips the test when dynalite is missing.
+func (s *Server) CreateTable(tb testing.TB, withSortKey bool) string {
+	tb.Helper()
+	s.SkipIfMissing(tb)
+	name := fmt.Sprintf("%s-%d", notTableNameChars.ReplaceAllString(tb.Name(), "_"), tablesCreated.Add(1))
+	if len(name) > 255 {
+		name = name[len(name)-255:]
+	}
+	in := &dynamodb.CreateTableInput{
+		TableName:            aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	}
+	if withSortKey {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS})
+		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange})
+	}
+	if _, err := s.Client.CreateTable(tb.Context(), in); err != nil {
+		tb.Fatalf("CreateTable %s: %v", name, err)
+	}
+	waiter := dynamodb.NewTableExistsWaiter(s.Client, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 5*time.Millisecond, 50*time.Millisecond
+	})
+	if err := waiter.Wait(tb.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)}, 10*time.Second); err != nil {
+		tb.Fatalf("wait for table %s: %v", name, err)
+	}
+	tb.Cleanup(func() {
+		if _, err := s.Client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+			tb.Errorf("DeleteTable %s: %v", name, err)
+		}
+	})
+	return name
+}
