@@ -82,9 +82,10 @@ func startCleanupStack(t *testing.T) *stack.Stack {
 	return c.st
 }
 
-// TestMain closes the shared stack after the tests.
+// TestMain closes the shared stacks after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	closeTimedStack()
 	if st := cleanupStack.st; st != nil {
 		_ = st.Close()
 	}
