@@ -64,7 +64,7 @@ func BenchmarkSDKClientUpdateItem(b *testing.B) {
 	}
 	calls := 0
 	for b.Loop() {
-		if _, err := serverClient.UpdateItem(b.Context(), in); err != nil {
+		if _, err := server.Client.UpdateItem(b.Context(), in); err != nil {
 			b.Fatal(err)
 		}
 		calls++

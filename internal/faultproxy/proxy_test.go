@@ -21,7 +21,7 @@ const putItemResource = "arn:aws:states:::dynamodb:putItem"
 // startProxy starts a proxy in front of the test server, closed after the test.
 func startProxy(t *testing.T, c faultproxy.Config) *faultproxy.Proxy {
 	t.Helper()
-	p, err := faultproxy.Start(serverEndpoint, c)
+	p, err := faultproxy.Start(server.Endpoint, c)
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -36,7 +36,7 @@ func startProxy(t *testing.T, c faultproxy.Config) *faultproxy.Proxy {
 // itemExists reads the item "pk" from the server directly, past the proxy.
 func itemExists(t *testing.T, table, pk string) bool {
 	t.Helper()
-	out, err := serverClient.GetItem(t.Context(), &dynamodb.GetItemInput{
+	out, err := server.Client.GetItem(t.Context(), &dynamodb.GetItemInput{
 		TableName:      aws.String(table),
 		Key:            map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}},
 		ConsistentRead: aws.Bool(true),
