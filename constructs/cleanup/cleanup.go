@@ -1,6 +1,7 @@
 package cleanup
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
@@ -57,13 +58,13 @@ func New(scope constructs.Construct, id *string, props *Props) Cleanup {
 	opts := machines.CleanupOptions{LockName: p.LockName, LockNamePath: p.LockNamePath, Limit: p.Limit}
 	cleanupDef, err := machines.Cleanup(opts)
 	if err != nil {
-		panic("cleanup: Props." + trimOptions(err))
+		panicOnOptionError(err)
 	}
 	guardOn := p.RedriveGuard == nil || *p.RedriveGuard
 	var guardDef *asl.StateMachine
 	if guardOn {
 		if guardDef, err = machines.RedriveGuard(opts); err != nil {
-			panic("cleanup: Props." + trimOptions(err))
+			panicOnOptionError(err)
 		}
 	}
 	removal := p.RemovalPolicy
@@ -111,9 +112,14 @@ func New(scope constructs.Construct, id *string, props *Props) Cleanup {
 	return c
 }
 
-// trimOptions renames CleanupOptions.X to X in an options error (Props share the names).
-func trimOptions(err error) string {
-	return strings.TrimPrefix(err.Error(), "CleanupOptions.")
+// panicOnOptionError panics as constructs do: an options error names the prop (Props share the
+// names of CleanupOptions), any other error is reported as it is.
+func panicOnOptionError(err error) {
+	var oe *machines.OptionError
+	if errors.As(err, &oe) {
+		panic("cleanup: Props." + strings.TrimPrefix(err.Error(), "CleanupOptions."))
+	}
+	panic("cleanup: " + err.Error())
 }
 
 // newMachine creates a machine of def, logging every event to logs, with least-privilege grants: DescribeExecution (and
