@@ -5,6 +5,7 @@
 #   make test    gofmt, go vet, synth + asl-validator, go test -race
 #   make synth   cdk synth into cdk.out/, then one cdk.out/asl/<LogicalId>.asl.json per machine
 #   make deploy  cdk deploy (needs AWS credentials)
+#   make soak    the reliability soak (issue 6) with 5 % and then 20 % of the replies lost
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -24,11 +25,13 @@ ASL_OUT := $(CDK_OUT)/asl
 CDK_ARGS ?=
 # Extra flags for turnstile simulate, e.g. SIMULATE_ARGS='--limit 3 --seed 7'.
 SIMULATE_ARGS ?=
+# Extra flags for the soak, e.g. SOAK_ARGS='--seeds 3 --json'.
+SOAK_ARGS ?=
 
 GO_FILES = $(shell find . -name '*.go' -not -path './.cdk/*' -not -path './$(CDK_OUT)/*' -not -path './.git/*')
 TESTDATA_ASL = $(shell find . \( -path ./.cdk -o -path ./$(CDK_OUT) -o -path ./.git \) -prune -o -path '*/testdata/*' -name '*.asl.json' -print | sort)
 
-.PHONY: help setup node-tooling demo synth deploy test fmt-check vet validate-asl go-test bench clean
+.PHONY: help setup node-tooling demo synth deploy test fmt-check vet validate-asl go-test bench soak clean
 
 help: ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -75,6 +78,10 @@ go-test: ## go test -race -count=1 ./...
 bench: node-tooling ## the benchmarks: the demo's figures over 3 seeds, the emulator's throughput
 	go test -run '^$$' -bench . -benchtime 3x ./test/
 	go test -run '^$$' -bench . ./emulator/ ./emulator/dynamo/ ./emulator/intrinsic/
+
+soak: node-tooling ## the reliability soak: 20 seeds × 2,500 pairs with 5 %, then 20 %, of the replies lost
+	go run ./cmd/soak --reply-lost 0.05 $(SOAK_ARGS)
+	go run ./cmd/soak --reply-lost 0.20 $(SOAK_ARGS)
 
 clean: ## remove cdk.out/
 	rm -rf $(CDK_OUT)

@@ -18,7 +18,12 @@ var ErrInconclusive = errors.New("semcheck: linearizability check timed out")
 // Check checks that history, as a Recorder records it, is linearizable with respect to a
 // counting semaphore of limit slots. A timeout of 0 lets the check run until it decides.
 func Check(limit int, history []porcupine.Operation, timeout time.Duration) error {
-	switch result := porcupine.CheckOperationsTimeout(Model(limit), history, timeout); result {
+	return CheckFrom(limit, nil, history, timeout)
+}
+
+// CheckFrom is Check for a history that starts with the holders initial (see ModelFrom).
+func CheckFrom(limit int, initial []string, history []porcupine.Operation, timeout time.Duration) error {
+	switch result := porcupine.CheckOperationsTimeout(ModelFrom(limit, initial), history, timeout); result {
 	case porcupine.Ok:
 		return nil
 	case porcupine.Illegal:

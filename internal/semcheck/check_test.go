@@ -185,3 +185,51 @@ func TestOutcomeAndInputStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckFrom(t *testing.T) {
+	tests := []struct {
+		name    string
+		initial []string
+		history []porcupine.Operation
+		want    error
+	}{
+		{
+			name:    "a holder from before the part releases its slot",
+			initial: []string{"a"},
+			history: []porcupine.Operation{op(0, releaseA, 1, semcheck.Released, 2)},
+		},
+		{
+			name:    "the initial holders fill the lock",
+			initial: []string{"a", "b"},
+			history: []porcupine.Operation{op(0, acquireC, 1, semcheck.Acquired, 2)},
+			want:    semcheck.ErrNotLinearizable,
+		},
+		{
+			name:    "an abandoned acquire is over when it is abandoned",
+			initial: nil,
+			history: []porcupine.Operation{
+				op(0, acquireA, 1, semcheck.Unknown, 2),
+				op(1, releaseA, 3, semcheck.NotHeld, 4),
+				op(1, acquireB, 5, semcheck.Acquired, 6),
+				op(1, acquireC, 7, semcheck.Acquired, 8),
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := semcheck.CheckFrom(2, tt.initial, tt.history, 10*time.Second)
+			if !errors.Is(got, tt.want) || (tt.want == nil && got != nil) {
+				t.Errorf("CheckFrom() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRecorderAbandonEndsTheCallWithAnUnknownOutcome(t *testing.T) {
+	r := semcheck.NewRecorder()
+	r.Begin(0, acquireA).Abandon()
+	want := op(0, acquireA, 1, semcheck.Unknown, 2)
+	if got := r.Operations(); len(got) != 1 || got[0] != want {
+		t.Errorf("Operations() = %+v, want [%+v]", got, want)
+	}
+}

@@ -8,7 +8,15 @@
 // one was free (h then holds one), Full when h held none and none was free. Release(h) returns
 // Released when h held a slot (it then holds none), NotHeld when it held none. An operation whose
 // outcome its client never learned (the reply was lost and the client gave up) is recorded
-// without a return: it may or may not have taken effect, at any time after its call.
+// without a return: it may or may not have taken effect, at any time after its call. When
+// nothing can apply it later (behind a faultproxy, which never delivers a lost request late),
+// Call.Abandon records it as over when its client gave up, which keeps the check precise and
+// fast. CheckFrom checks a part of a long history from the holders read at a quiescent point.
+//
+// LockClient runs the semaphore machine's own acquire (with its read-back) and release
+// expressions (asl/machines) through the emulator's DynamoDB integration and records them;
+// Variant breaks the protocol on purpose, to show the checks catch it. ReadSnapshot reads the
+// lock item for the invariant check.
 //
 //	recorder := semcheck.NewRecorder()
 //	call := recorder.Begin(client, semcheck.Acquire(holder))

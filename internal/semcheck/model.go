@@ -39,9 +39,19 @@ func (h holders) without(holder string) holders {
 // Model returns the porcupine model of a counting semaphore of limit slots. Operations have an
 // Input as input and an Outcome as output; an operation with the output Unknown may or may not
 // have taken effect.
-func Model(limit int) porcupine.Model {
+func Model(limit int) porcupine.Model { return ModelFrom(limit, nil) }
+
+// ModelFrom is Model starting with the holders initial, e.g. the holders a snapshot read at a
+// quiescent point, when a long history is checked in parts.
+func ModelFrom(limit int, initial []string) porcupine.Model {
+	start := holders("")
+	for _, holder := range initial {
+		if !start.has(holder) {
+			start = start.with(holder)
+		}
+	}
 	m := porcupine.NondeterministicModel{
-		Init: func() []any { return []any{holders("")} },
+		Init: func() []any { return []any{start} },
 		Step: func(state, input, output any) []any {
 			return step(limit, state.(holders), input.(Input), output.(Outcome))
 		},

@@ -48,6 +48,19 @@ func (c *Call) End(out Outcome) {
 	r.operations[c.index].Return = r.clock
 }
 
+// Abandon records that the client gave up on the call without learning its outcome: the
+// operation may or may not have taken effect, but not after now. Use it when nothing can apply
+// the operation later, e.g. behind a faultproxy, which never delivers a lost request late; it
+// keeps the history precise, and the check fast, where a Call never ended may take effect at
+// any time.
+func (c *Call) Abandon() {
+	r := c.recorder
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.clock++
+	r.operations[c.index].Return = r.clock
+}
+
 // Operations returns a copy of the history so far. An operation not ended has the output
 // Unknown and returns at the end of time (math.MaxInt64): it may take effect at any point after
 // its call, or never.

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 	"github.com/turnstile-sfn/turnstile/internal/semcheck"
@@ -58,16 +57,7 @@ type snapshots struct {
 }
 
 func (s *snapshots) take(ctx context.Context) (semcheck.Snapshot, error) {
-	result, err := s.direct.Invoke(ctx, getItemResource, map[string]any{
-		"TableName":      s.table,
-		"Key":            map[string]any{machines.AttributeLockName: map[string]any{"S": s.lockName}},
-		"ConsistentRead": true,
-	})
-	if err != nil {
-		return semcheck.Snapshot{}, err
-	}
-	item, _ := result.(map[string]any)["Item"].(map[string]any)
-	snapshot, err := semcheck.SnapshotFromItem(item)
+	snapshot, err := semcheck.ReadSnapshot(ctx, s.direct, s.table, s.lockName)
 	if err != nil {
 		return semcheck.Snapshot{}, err
 	}
@@ -90,7 +80,7 @@ func (s *snapshots) take(ctx context.Context) (semcheck.Snapshot, error) {
 }
 
 // run drives the workload with the protocol variant v against a fresh lock table.
-func (w workload) run(t *testing.T, v variant) figures {
+func (w workload) run(t *testing.T, v semcheck.Variant) figures {
 	t.Helper()
 	if serverMissing != nil {
 		t.Skip(serverMissing)
@@ -120,10 +110,10 @@ func (w workload) run(t *testing.T, v variant) figures {
 	errs := make([]error, w.clients)
 	var wg sync.WaitGroup
 	for i := range w.clients {
-		c := &lockClient{
-			variant: v, dynamo: viaProxy, table: table, lockName: lockName, limit: w.limit,
-			recorder: recorder, client: i, random: rand.New(rand.NewPCG(w.seed, uint64(i))),
-			abandonRate: w.abandonRate,
+		c := &semcheck.LockClient{
+			Variant: v, Dynamo: viaProxy, Table: table, LockName: lockName, Limit: w.limit,
+			Recorder: recorder, Client: i, Random: rand.New(rand.NewPCG(w.seed, uint64(i))),
+			CrashRate: w.abandonRate,
 		}
 		wg.Go(func() { errs[i] = w.client(t.Context(), c, observer) })
 	}
@@ -157,17 +147,17 @@ func (w workload) run(t *testing.T, v variant) figures {
 
 // client runs one client's rounds: acquire (waiting while full), look at the item while holding
 // the slot, release. After a crash the cleanup releases the holder, as the Cleanup machine does.
-func (w workload) client(ctx context.Context, c *lockClient, observer *snapshots) error {
+func (w workload) client(ctx context.Context, c *semcheck.LockClient, observer *snapshots) error {
 	for round := range w.rounds {
-		holder := fmt.Sprintf("arn:aws:states:us-east-1:123456789012:execution:Reliability:client-%d-round-%d", c.client, round)
+		holder := fmt.Sprintf("arn:aws:states:us-east-1:123456789012:execution:Reliability:client-%d-round-%d", c.Client, round)
 		outcome := semcheck.Full
 		for attempt := 0; attempt < w.attempts && outcome == semcheck.Full; attempt++ {
 			var err error
-			if outcome, err = c.acquire(ctx, holder); err != nil {
+			if outcome, err = c.Acquire(ctx, holder); err != nil {
 				return err
 			}
 			if outcome == semcheck.Full {
-				c.pause()
+				c.Pause()
 			}
 		}
 		switch outcome {
@@ -175,11 +165,11 @@ func (w workload) client(ctx context.Context, c *lockClient, observer *snapshots
 			if _, err := observer.take(ctx); err != nil {
 				return err
 			}
-			if _, err := c.release(ctx, holder); err != nil {
+			if _, err := c.ReleaseHeld(ctx, holder); err != nil {
 				return err
 			}
 		case semcheck.Unknown:
-			if _, err := c.release(ctx, holder); err != nil {
+			if _, err := c.Release(ctx, holder); err != nil {
 				return err
 			}
 		}
@@ -196,20 +186,20 @@ func TestReliabilityUnderDynamoDBFaults(t *testing.T) {
 		},
 	}
 	tests := []struct {
-		variant     variant
+		variant     semcheck.Variant
 		abandonRate float64
 		// wantCaught: the checks must find the variant broken.
 		wantCaught bool
 	}{
-		{variant: variant{name: "semaphore"}, abandonRate: 0.1},
-		{variant: variant{name: "broken: condition without the limit", withoutLimit: true}, abandonRate: 0.1, wantCaught: true},
+		{variant: semcheck.Variant{Name: "semaphore"}, abandonRate: 0.1},
+		{variant: semcheck.Variant{Name: "broken: condition without the limit", WithoutLimit: true}, abandonRate: 0.1, wantCaught: true},
 		// Without crashes: every operation left open is one more place porcupine must try, and
 		// a lock filled with leaked slots goes on answering "full" for the rest of the run, so
 		// the history is long. Crashes would only make the proof of the failure slower.
-		{variant: variant{name: "broken: no read-back after a lost reply", withoutReadBack: true}, wantCaught: true},
+		{variant: semcheck.Variant{Name: "broken: no read-back after a lost reply", WithoutReadBack: true}, wantCaught: true},
 	}
 	for _, tt := range tests {
-		t.Run(tt.variant.name, func(t *testing.T) {
+		t.Run(tt.variant.Name, func(t *testing.T) {
 			w := w
 			w.abandonRate = tt.abandonRate
 			f := w.run(t, tt.variant)

@@ -1,0 +1,67 @@
+package soak
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
+	"github.com/turnstile-sfn/turnstile/internal/semcheck"
+)
+
+// observer reads the lock item past the fault proxy and counts the reads that break the
+// invariant of design.md section 2, by how they break it. It is safe for concurrent use.
+type observer struct {
+	direct   *dynamo.Integration
+	table    string
+	lockName string
+	limit    int
+
+	reads, mostHolders, overLimit, mismatches, negatives atomic.Int64
+
+	mu    sync.Mutex
+	first string // the first broken snapshot
+}
+
+// read takes one snapshot and counts it.
+func (o *observer) read(ctx context.Context) (semcheck.Snapshot, error) {
+	s, err := semcheck.ReadSnapshot(ctx, o.direct, o.table, o.lockName)
+	if err != nil {
+		return semcheck.Snapshot{}, err
+	}
+	o.reads.Add(1)
+	holders := int64(len(s.Holders))
+	for most := o.mostHolders.Load(); holders > most && !o.mostHolders.CompareAndSwap(most, holders); most = o.mostHolders.Load() {
+	}
+	if s.Count < 0 {
+		o.negatives.Add(1)
+	}
+	if s.Count != holders {
+		o.mismatches.Add(1)
+	}
+	if holders > int64(o.limit) || s.Count > int64(o.limit) {
+		o.overLimit.Add(1)
+	}
+	if err := s.Check(o.limit); err != nil {
+		o.mu.Lock()
+		if o.first == "" {
+			o.first = err.Error()
+		}
+		o.mu.Unlock()
+	}
+	return s, nil
+}
+
+// addTo adds the counts to r.
+func (o *observer) addTo(r *Report) {
+	r.Reads += o.reads.Load()
+	r.MostHolders = max(r.MostHolders, o.mostHolders.Load())
+	r.OverLimitReads += o.overLimit.Load()
+	r.CounterMismatches += o.mismatches.Load()
+	r.NegativeCounts += o.negatives.Load()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if r.FirstFailure == "" {
+		r.FirstFailure = o.first
+	}
+}

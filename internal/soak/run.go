@@ -1,0 +1,69 @@
+package soak
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
+	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
+)
+
+// Run runs the soak cfg describes against the DynamoDB API server at endpoint (dynalite's, e.g.
+// "http://127.0.0.1:8000"), one seed after the other, and returns the figures of every seed
+// added up. An error means the soak could not run (a bad config, a server error), not that a
+// check failed: see Report.Failures.
+func Run(ctx context.Context, endpoint string, cfg Config) (Report, error) {
+	if err := cfg.Validate(); err != nil {
+		return Report{}, err
+	}
+	client, err := dynalite.NewClient(ctx, endpoint)
+	if err != nil {
+		return Report{}, fmt.Errorf("soak: client: %w", err)
+	}
+	direct, err := dynamo.New(endpoint)
+	if err != nil {
+		return Report{}, fmt.Errorf("soak: %w", err)
+	}
+	var total Report
+	for i := range cfg.Seeds {
+		seed := cfg.FirstSeed + uint64(i)
+		report, err := runSeed(ctx, cfg, seed, endpoint, direct, recordingDynamoDB{Client: client, client: reconcilerClient})
+		if err != nil {
+			return total, fmt.Errorf("soak: seed %d: %w", seed, err)
+		}
+		total.add(report)
+	}
+	return total, nil
+}
+
+// runSeed runs one seed against a fresh lock table behind a fresh fault proxy.
+func runSeed(ctx context.Context, cfg Config, seed uint64, endpoint string, direct *dynamo.Integration, ddb recordingDynamoDB) (report Report, err error) {
+	table, err := createLockTable(ctx, ddb.Client, seed)
+	if err != nil {
+		return Report{}, err
+	}
+	defer func() { err = errors.Join(err, deleteTable(context.WithoutCancel(ctx), ddb.Client, table)) }()
+	proxy, err := faultproxy.Start(endpoint, proxyConfig(cfg, seed))
+	if err != nil {
+		return Report{}, err
+	}
+	defer func() { err = errors.Join(err, proxy.Close()) }()
+	viaProxy, err := dynamo.New(proxy.URL())
+	if err != nil {
+		return Report{}, err
+	}
+	s, err := newSeedRun(cfg, seed, table, viaProxy, direct, ddb)
+	if err != nil {
+		return Report{}, err
+	}
+	defer func() { err = errors.Join(err, s.bus.Close(context.WithoutCancel(ctx))) }()
+	report, err = s.run(ctx)
+	stats := proxy.Stats()
+	report.Faults.Requests = stats.Requests
+	report.Faults.AppliedReplyLost = stats.AppliedReplyLost
+	report.Faults.LostBefore = stats.LostBefore
+	report.Faults.Throttled = stats.Throttled
+	return report, err
+}

@@ -1,0 +1,124 @@
+package soak_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/turnstile-sfn/turnstile/internal/semcheck"
+	"github.com/turnstile-sfn/turnstile/internal/soak"
+)
+
+// smallSoak is the soak CI runs: 3 seeds × 300 pairs, 20 % of the requests applied with their
+// reply lost, 10 % lost before, and crashes often enough that every cleanup path runs. Short
+// segments (30 pairs) keep each linearizability check small enough never to time out.
+func smallSoak() soak.Config {
+	cfg := soak.DefaultConfig()
+	cfg.Seeds, cfg.Pairs, cfg.SegmentPairs = 3, 300, 30
+	cfg.ReplyLost, cfg.LostBefore = 0.20, 0.10
+	cfg.CrashHolding = 0.05
+	return cfg
+}
+
+func TestSmallSoakFindsNoFailure(t *testing.T) {
+	cfg := smallSoak()
+	report, err := soak.Run(t.Context(), endpoint(t), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	var text strings.Builder
+	if err := report.WriteText(&text, cfg.Limit); err != nil {
+		t.Fatalf("WriteText: %v", err)
+	}
+	t.Logf("\n%s", text.String())
+	if got := report.Failures(); got != 0 {
+		t.Errorf("Failures() = %d, want 0; first: %s", got, report.FirstFailure)
+	}
+	f := report.Faults
+	exercised := []struct {
+		name  string
+		count int64
+	}{
+		{"applied, reply lost", f.AppliedReplyLost},
+		{"lost before", f.LostBefore},
+		{"throttled", f.Throttled},
+		{"crashes holding", f.CrashesHolding},
+		{"crashes, outcome unknown", f.CrashesUnknown},
+		{"events dropped", f.EventsDropped},
+		{"events duplicated", f.EventsDuplicated},
+		{"reconciler releases", int64(report.ReconcilerReleases)},
+		{"operations of unknown outcome", int64(report.UnknownOutcomes)},
+	}
+	for _, e := range exercised {
+		if e.count == 0 {
+			t.Errorf("%s = 0: the soak did not exercise it", e.name)
+		}
+	}
+	if got, want := report.Seeds, cfg.Seeds; got != want {
+		t.Errorf("Seeds = %d, want %d", got, want)
+	}
+	if got, want := report.Pairs, cfg.Seeds*cfg.Pairs; got != want {
+		t.Errorf("Pairs = %d, want %d", got, want)
+	}
+}
+
+func TestSoakCatchesBrokenVariants(t *testing.T) {
+	tests := []struct {
+		variant semcheck.Variant
+		// wantOverLimit: the reads must see more holders than the limit.
+		wantOverLimit bool
+		// crashes: clients crash. Every operation left unknown is one more place porcupine must
+		// try before it can say that no order explains a history.
+		crashes bool
+	}{
+		{semcheck.Variant{Name: "condition without the limit", WithoutLimit: true}, true, true},
+		// Its holders taken for "full" hold a slot until their acquire times out and the
+		// cleanup frees it: a short timeout keeps the test short.
+		{semcheck.Variant{Name: "no read-back after a lost reply", WithoutReadBack: true}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.variant.Name, func(t *testing.T) {
+			cfg := smallSoak()
+			cfg.Seeds, cfg.Pairs, cfg.SegmentPairs, cfg.AcquireAttempts = 1, 150, 50, 10
+			cfg.Variant = tt.variant
+			if !tt.crashes {
+				cfg.CrashHolding, cfg.CrashAfterLostReply = 0, 0
+			}
+			report, err := soak.Run(t.Context(), endpoint(t), cfg)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if report.FailingHistories == 0 {
+				t.Errorf("FailingHistories = 0, want the checker to reject the broken variant")
+			}
+			if tt.wantOverLimit && (report.MostHolders <= int64(cfg.Limit) || report.OverLimitReads == 0) {
+				t.Errorf("MostHolders = %d, OverLimitReads = %d, want reads over the limit %d", report.MostHolders, report.OverLimitReads, cfg.Limit)
+			}
+		})
+	}
+}
+
+func TestRunRejectsBadConfig(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*soak.Config)
+	}{
+		{"no seeds", func(c *soak.Config) { c.Seeds = 0 }},
+		{"no goroutines", func(c *soak.Config) { c.Goroutines = 0 }},
+		{"limit zero", func(c *soak.Config) { c.Limit = 0 }},
+		{"fraction above one", func(c *soak.Config) { c.DropEvents = 1.5 }},
+		{"negative fraction", func(c *soak.Config) { c.ReplyLost = -0.1 }},
+		{"request faults above one", func(c *soak.Config) { c.ReplyLost, c.LostBefore, c.Throttled = 0.5, 0.4, 0.2 }},
+		{"events dropped and duplicated above one", func(c *soak.Config) { c.DropEvents, c.DupEvents = 0.6, 0.6 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := soak.DefaultConfig()
+			tt.change(&cfg)
+			_, err := soak.Run(t.Context(), "http://127.0.0.1:1", cfg)
+			if !errors.Is(err, soak.ErrInvalidConfig) {
+				t.Errorf("Run error = %v, want %v", err, soak.ErrInvalidConfig)
+			}
+		})
+	}
+}
