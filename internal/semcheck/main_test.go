@@ -1,39 +1,13 @@
 package semcheck_test
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"os"
 	"testing"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/dynalite/dynalitetest"
 )
 
 // The reliability tests share one dynalite; the other tests of the package need none.
-var (
-	serverEndpoint string
-	serverMissing  error
-)
+var server dynalitetest.Server
 
-func TestMain(m *testing.M) { os.Exit(runTests(m)) }
-
-func runTests(m *testing.M) (code int) {
-	srv, err := dynalite.Start(context.Background(), dynalite.Options{})
-	if errors.Is(err, dynalite.ErrNotInstalled) {
-		serverMissing = err
-		return m.Run()
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "start dynalite:", err)
-		return 1
-	}
-	defer func() {
-		if err := srv.Close(); err != nil {
-			fmt.Fprintln(os.Stderr, "close dynalite:", err)
-			code = 1
-		}
-	}()
-	serverEndpoint = srv.Endpoint()
-	return m.Run()
-}
+func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }

@@ -82,11 +82,9 @@ func (s *snapshots) take(ctx context.Context) (semcheck.Snapshot, error) {
 // run drives the workload with the protocol variant v against a fresh lock table.
 func (w workload) run(t *testing.T, v semcheck.Variant) figures {
 	t.Helper()
-	if serverMissing != nil {
-		t.Skip(serverMissing)
-	}
+	server.SkipIfMissing(t)
 	table := createLockTable(t)
-	proxy, err := faultproxy.Start(serverEndpoint, w.faults)
+	proxy, err := faultproxy.Start(server.Endpoint, w.faults)
 	if err != nil {
 		t.Fatalf("faultproxy.Start: %v", err)
 	}
@@ -99,7 +97,7 @@ func (w workload) run(t *testing.T, v semcheck.Variant) figures {
 	if err != nil {
 		t.Fatalf("dynamo.New: %v", err)
 	}
-	direct, err := dynamo.New(serverEndpoint)
+	direct, err := dynamo.New(server.Endpoint)
 	if err != nil {
 		t.Fatalf("dynamo.New: %v", err)
 	}

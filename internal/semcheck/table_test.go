@@ -12,7 +12,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
 )
 
 var tablesCreated atomic.Int64
@@ -21,12 +20,9 @@ var tablesCreated atomic.Int64
 // deleted after the test.
 func createLockTable(t *testing.T) string {
 	t.Helper()
-	client, err := dynalite.NewClient(t.Context(), serverEndpoint)
-	if err != nil {
-		t.Fatalf("NewClient: %v", err)
-	}
+	client := server.Client
 	name := fmt.Sprintf("locks-%d", tablesCreated.Add(1))
-	_, err = client.CreateTable(t.Context(), &dynamodb.CreateTableInput{
+	_, err := client.CreateTable(t.Context(), &dynamodb.CreateTableInput{
 		TableName:            aws.String(name),
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String(machines.AttributeLockName), AttributeType: types.ScalarAttributeTypeS}},
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String(machines.AttributeLockName), KeyType: types.KeyTypeHash}},
