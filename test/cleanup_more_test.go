@@ -137,10 +137,7 @@ func TestStaleFailedEventLeavesRedrivenHolder(t *testing.T) {
 	st := startCleanupStack(t)
 	cleanupStack.fault.Store(int32(deliverEvents))
 	ctx := context.Background()
-	a := startHolder(t, st)
-	waitForLock(t, st, "A to hold the slot", heldBy(a))
-	stop(t, st, a)
-	waitForLock(t, st, "the cleanup to free A's slot", free)
+	a := abortedAndFreed(t, st)
 	firstRun, err := st.Emulator.DescribeExecution(ctx, a)
 	if err != nil {
 		t.Fatal(err)
@@ -202,10 +199,7 @@ func TestLateAcquireWriteIsReleasedByReconciler(t *testing.T) {
 	st := startCleanupStack(t)
 	cleanupStack.fault.Store(int32(deliverEvents))
 	ctx := context.Background()
-	a := startHolder(t, st)
-	waitForLock(t, st, "A to hold the slot", heldBy(a))
-	stop(t, st, a)
-	waitForLock(t, st, "the cleanup to free A's slot", free)
+	a := abortedAndFreed(t, st)
 
 	ddb, err := st.DynamoDBClient(ctx)
 	if err != nil {

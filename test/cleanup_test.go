@@ -181,15 +181,23 @@ func stop(t *testing.T, st *stack.Stack, arn string) {
 	}
 }
 
+// abortedAndFreed starts an execution, waits until it holds the slot, aborts it, waits for the
+// cleanup to give the slot back, and returns the execution's ARN.
+func abortedAndFreed(t *testing.T, st *stack.Stack) string {
+	t.Helper()
+	a := startHolder(t, st)
+	waitForLock(t, st, "A to hold the slot", heldBy(a))
+	stop(t, st, a)
+	waitForLock(t, st, "the cleanup to free A's slot", free)
+	return a
+}
+
 // TestAbortedHolderIsReleasedByCleanup: an execution aborted while it holds the slot has its
 // slot back after its ABORTED event.
 func TestAbortedHolderIsReleasedByCleanup(t *testing.T) {
 	st := startCleanupStack(t)
 	cleanupStack.fault.Store(int32(deliverEvents))
-	a := startHolder(t, st)
-	waitForLock(t, st, "A to hold the slot", heldBy(a))
-	stop(t, st, a)
-	waitForLock(t, st, "the cleanup to free A's slot", free)
+	abortedAndFreed(t, st)
 }
 
 // TestLostEventIsReleasedByReconciler: with the bus dropping the ABORTED event, the scheduled
@@ -235,10 +243,7 @@ func TestRedriveAfterCleanupNeverAdmitsTwo(t *testing.T) {
 	st := startCleanupStack(t)
 	cleanupStack.fault.Store(int32(deliverEvents))
 	ctx := context.Background()
-	a := startHolder(t, st)
-	waitForLock(t, st, "A to hold the slot", heldBy(a))
-	stop(t, st, a)
-	waitForLock(t, st, "the cleanup to free A's slot", free)
+	a := abortedAndFreed(t, st)
 	b := startHolder(t, st)
 	waitForLock(t, st, "B to hold the slot", heldBy(b))
 	if _, err := st.Emulator.RedriveExecution(ctx, a); err != nil {
