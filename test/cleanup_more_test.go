@@ -210,7 +210,7 @@ func TestLateAcquireWriteIsReleasedByReconciler(t *testing.T) {
 		Key:                      map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: demo.DefaultLockName}},
 		UpdateExpression:         aws.String(machines.AcquireUpdateExpression),
 		ConditionExpression:      aws.String(machines.AcquireConditionExpression),
-		ExpressionAttributeNames: map[string]string{"#count": machines.AttributeHolderCount, "#holder": a},
+		ExpressionAttributeNames: machines.AcquireExpressionNames(a),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":zero":  &types.AttributeValueMemberN{Value: "0"},
 			":one":   &types.AttributeValueMemberN{Value: "1"},

@@ -198,6 +198,13 @@ func holderNames() map[string]any {
 	return map[string]any{"#count": AttributeHolderCount, "#holder.$": "$.executionArn"}
 }
 
+// acquireNames names the acquire's attributes for the execution named in the data.
+func acquireNames() map[string]any {
+	names := holderNames()
+	names["#queue"] = AttributeQueue
+	return names
+}
+
 // releaseHolder is the semaphore's conditional release, for the holder named in the data.
 func releaseHolder(o CleanupOptions) *asl.Task {
 	return &asl.Task{

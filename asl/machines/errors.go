@@ -21,6 +21,8 @@ var (
 	// ErrTiming reports a timeout or wait bound that is not a positive whole number of seconds,
 	// or bounds that contradict each other.
 	ErrTiming = errors.New("invalid timing")
+	// ErrWaitStrategy reports a WaitStrategy other than WaitPoll and WaitCallback.
+	ErrWaitStrategy = errors.New("invalid wait strategy")
 )
 
 // OptionError names the option at fault, its value and what is wrong with it. It unwraps to

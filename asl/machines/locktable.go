@@ -22,8 +22,10 @@ const (
 	// and the counter on first use (no separate initialization step).
 	AcquireUpdateExpression = "SET #count = if_not_exists(#count, :zero) + :one, #holder = :now"
 	// AcquireConditionExpression admits the execution only below the limit (strictly: "<",
-	// so lowering the limit stops admissions) and only if it does not hold a slot already.
-	AcquireConditionExpression = "(attribute_not_exists(#count) OR #count < :limit) AND attribute_not_exists(#holder)"
+	// so lowering the limit stops admissions), only if it does not hold a slot already, and
+	// only if nobody waits in the lock's queue (QueueEmptyCondition): under the Callback
+	// strategy a newcomer never overtakes a queued waiter. #queue names AttributeQueue.
+	AcquireConditionExpression = "(attribute_not_exists(#count) OR #count < :limit) AND attribute_not_exists(#holder) AND " + QueueEmptyCondition
 	// ReleaseUpdateExpression gives the execution's slot back.
 	ReleaseUpdateExpression = "SET #count = #count - :one REMOVE #holder"
 	// ReleaseConditionExpression makes the release idempotent: a second release fails the

@@ -21,16 +21,32 @@ const (
 	StateCountWait = "Count Wait"
 	// StateWaitForSlot pauses before the next acquire attempt.
 	StateWaitForSlot = "Wait For Slot"
+	// StateWaitInQueue parks the execution in the lock's queue on a task token until it holds
+	// a slot (Callback strategy).
+	StateWaitInQueue = "Wait In Queue"
+	// StateCountQueueWait adds a fallback period to the time waited (Callback strategy).
+	StateCountQueueWait = "Count Queue Wait"
+	// StateWaitedTooLong decides: park again, or give up (Callback strategy).
+	StateWaitedTooLong = "Waited Too Long?"
+	// StateLeaveQueue removes the execution from the queue before it gives up (Callback
+	// strategy).
+	StateLeaveQueue = "Leave Queue"
 	// StateAcquireTimedOut fails with ErrorAcquireTimeout.
 	StateAcquireTimedOut = "Acquire Timed Out"
 	// StateRunWork is the Parallel state that runs the work.
 	StateRunWork = "Run Work"
 	// StateReleaseSlot gives the slot back after the work succeeded.
 	StateReleaseSlot = "Release Slot"
+	// StateHandOffSlot gives the slot to the oldest waiter when the plain release found
+	// waiters (Callback strategy).
+	StateHandOffSlot = "Hand Off Slot"
 	// StateDone ends the execution with the work's output.
 	StateDone = "Done"
 	// StateReleaseAfterFailure gives the slot back after the work failed.
 	StateReleaseAfterFailure = "Release Slot After Failure"
+	// StateHandOffAfterFailure gives the slot to the oldest waiter after the work failed
+	// (Callback strategy).
+	StateHandOffAfterFailure = "Hand Off Slot After Failure"
 	// StateReraiseWorkError picks the Fail state that repeats the work's error: a caught error
 	// may lack a cause (a Fail state without one) or even a name.
 	StateReraiseWorkError = "Re-raise Work Error"
@@ -48,8 +64,10 @@ const (
 func StateNames() []string {
 	return []string{
 		StateCheckLockName, StateInvalidLockName, StatePrepareAcquire, StateAcquireSlot,
-		StateCheckHolder, StateSlotHeld, StateCountWait, StateWaitForSlot, StateAcquireTimedOut,
-		StateRunWork, StateReleaseSlot, StateDone, StateReleaseAfterFailure, StateReraiseWorkError,
+		StateCheckHolder, StateSlotHeld, StateCountWait, StateWaitForSlot,
+		StateWaitInQueue, StateCountQueueWait, StateWaitedTooLong, StateLeaveQueue, StateAcquireTimedOut,
+		StateRunWork, StateReleaseSlot, StateHandOffSlot, StateDone, StateReleaseAfterFailure,
+		StateHandOffAfterFailure, StateReraiseWorkError,
 		StateWorkFailed, StateWorkFailedWithoutCause, StateWorkFailedWithoutError, StateLockTableError,
 	}
 }

@@ -53,6 +53,14 @@ type SemaphoreOptions struct {
 	WaitMin, WaitMax time.Duration
 	// Timeout is the execution timeout (TimeoutSeconds). Default: DefaultTimeout.
 	Timeout time.Duration
+	// WaitStrategy is how an execution waits for a slot. Default: WaitPoll.
+	WaitStrategy WaitStrategy
+	// HandOffFunctionArn is the hand-off function's ARN as written in the definition (Callback
+	// strategy only). Default: Placeholder(SubstitutionHandOffFunctionArn).
+	HandOffFunctionArn string
+	// CallbackTimeout is how long a parked waiter sleeps before it re-checks on its own
+	// (Callback strategy only). Default: DefaultCallbackTimeout.
+	CallbackTimeout time.Duration
 }
 
 // withDefaults returns a copy of o with the defaults filled in.
@@ -71,6 +79,15 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 	}
 	if o.Timeout == 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.WaitStrategy == "" {
+		o.WaitStrategy = WaitPoll
+	}
+	if o.HandOffFunctionArn == "" {
+		o.HandOffFunctionArn = Placeholder(SubstitutionHandOffFunctionArn)
+	}
+	if o.CallbackTimeout == 0 {
+		o.CallbackTimeout = DefaultCallbackTimeout
 	}
 	return o
 }
@@ -132,6 +149,7 @@ func (o SemaphoreOptions) checkTiming() *OptionError {
 		{"WaitMin", o.WaitMin},
 		{"WaitMax", o.WaitMax},
 		{"Timeout", o.Timeout},
+		{"CallbackTimeout", o.CallbackTimeout},
 	}
 	for _, d := range durations {
 		if d.value < time.Second || d.value%time.Second != 0 {
@@ -139,6 +157,8 @@ func (o SemaphoreOptions) checkTiming() *OptionError {
 		}
 	}
 	switch {
+	case o.WaitStrategy != WaitPoll && o.WaitStrategy != WaitCallback:
+		return &OptionError{Field: "WaitStrategy", Value: strconv.Quote(string(o.WaitStrategy)), Problem: `must be "Poll" or "Callback"`, Kind: ErrWaitStrategy}
 	case o.WaitMax <= o.WaitMin:
 		return &OptionError{Field: "WaitMax", Value: o.WaitMax, Problem: "must be greater than WaitMin (" + o.WaitMin.String() + ")", Kind: ErrTiming}
 	case o.Timeout > MaxTimeout:

@@ -72,7 +72,7 @@ func reacquireSlot(o CleanupOptions) *asl.Task {
 			"Key":                      key(),
 			"UpdateExpression":         AcquireUpdateExpression,
 			"ConditionExpression":      AcquireConditionExpression,
-			"ExpressionAttributeNames": holderNames(),
+			"ExpressionAttributeNames": acquireNames(),
 			"ExpressionAttributeValues": map[string]any{
 				":zero":  number(0),
 				":one":   number(1),

@@ -38,15 +38,39 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 	states = append(states,
 		asl.NamedState{Name: StatePrepareAcquire, State: b.prepareAcquire()},
 		asl.NamedState{Name: StateAcquireSlot, State: b.acquireSlot()},
-		asl.NamedState{Name: StateCheckHolder, State: b.checkHolder()},
-		asl.NamedState{Name: StateSlotHeld, State: b.slotHeld()},
-		asl.NamedState{Name: StateCountWait, State: b.countWait()},
-		asl.NamedState{Name: StateWaitForSlot, State: b.waitForSlot()},
+	)
+	callback := o.WaitStrategy == WaitCallback
+	if callback {
+		states = append(states,
+			asl.NamedState{Name: StateWaitInQueue, State: b.waitInQueue()},
+			asl.NamedState{Name: StateCountQueueWait, State: b.countQueueWait()},
+			asl.NamedState{Name: StateWaitedTooLong, State: b.waitedTooLong()},
+			asl.NamedState{Name: StateLeaveQueue, State: b.leaveQueue()},
+		)
+	} else {
+		states = append(states,
+			asl.NamedState{Name: StateCheckHolder, State: b.checkHolder()},
+			asl.NamedState{Name: StateSlotHeld, State: b.slotHeld()},
+			asl.NamedState{Name: StateCountWait, State: b.countWait()},
+			asl.NamedState{Name: StateWaitForSlot, State: b.waitForSlot()},
+		)
+	}
+	states = append(states,
 		asl.NamedState{Name: StateAcquireTimedOut, State: b.acquireTimedOut()},
 		asl.NamedState{Name: StateRunWork, State: b.runWork()},
-		asl.NamedState{Name: StateReleaseSlot, State: b.release(StateDone, false)},
+		asl.NamedState{Name: StateReleaseSlot, State: b.release(StateDone, StateHandOffSlot, false)},
+	)
+	if callback {
+		states = append(states, asl.NamedState{Name: StateHandOffSlot, State: b.handOff(StateDone, false)})
+	}
+	states = append(states,
 		asl.NamedState{Name: StateDone, State: b.done()},
-		asl.NamedState{Name: StateReleaseAfterFailure, State: b.release(StateReraiseWorkError, true)},
+		asl.NamedState{Name: StateReleaseAfterFailure, State: b.release(StateReraiseWorkError, StateHandOffAfterFailure, true)},
+	)
+	if callback {
+		states = append(states, asl.NamedState{Name: StateHandOffAfterFailure, State: b.handOff(StateReraiseWorkError, true)})
+	}
+	states = append(states,
 		asl.NamedState{Name: StateReraiseWorkError, State: b.reraiseWorkError()},
 		asl.NamedState{Name: StateWorkFailed, State: &asl.Fail{ErrorPath: "$.workError.Error", CausePath: "$.workError.Cause"}},
 		asl.NamedState{Name: StateWorkFailedWithoutCause, State: &asl.Fail{ErrorPath: "$.workError.Error"}},
@@ -122,6 +146,7 @@ func holderName() map[string]any { return map[string]any{"#holder.$": "$$.Execut
 func (b builder) acquireSlot() *asl.Task {
 	names := holderName()
 	names["#count"] = AttributeHolderCount
+	names["#queue"] = AttributeQueue
 	return &asl.Task{
 		Transition: asl.Next(StateRunWork),
 		Resource:   ResourceUpdateItem,
@@ -141,11 +166,20 @@ func (b builder) acquireSlot() *asl.Task {
 		ResultPath: asl.NullPath(),
 		Retry:      transientRetry(),
 		Catch: []*asl.Catcher{
-			// No free slot, or this execution holds one already: read back to tell which.
-			{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: StateCheckHolder, ResultPath: asl.NullPath()},
+			// No free slot (or a queue), or this execution holds one already: Poll reads back
+			// to tell which; Callback parks, and the hand-off function tells.
+			{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: b.afterFullLock(), ResultPath: asl.NullPath()},
 			fatalCatch(),
 		},
 	}
+}
+
+// afterFullLock is where a failed acquire condition leads.
+func (b builder) afterFullLock() string {
+	if b.o.WaitStrategy == WaitCallback {
+		return StateWaitInQueue
+	}
+	return StateCheckHolder
 }
 
 func (b builder) checkHolder() *asl.Task {
@@ -215,15 +249,26 @@ func (b builder) runWork() *asl.Parallel {
 	}
 }
 
-// release returns a release task going to next. A failed condition means the slot was released
-// already (by an earlier attempt whose reply was lost, or by the cleanup) and is not an error.
-// After a failed work (afterFailure) any release error goes on to re-raise the work's error:
-// the cleanup frees the slot of the failed execution.
-func (b builder) release(next string, afterFailure bool) *asl.Task {
+// release returns a release task going to next. Under Poll, a failed condition means the slot
+// was released already (by an earlier attempt whose reply was lost, or by the cleanup) and is
+// not an error. Under Callback the plain release also requires an empty queue, and a failed
+// condition goes to handOff, the hand-off function, which tells the cases apart. After a failed
+// work (afterFailure) any release error goes on to re-raise the work's error: the cleanup
+// frees the slot of the failed execution.
+func (b builder) release(next, handOff string, afterFailure bool) *asl.Task {
 	names := holderName()
 	names["#count"] = AttributeHolderCount
+	condition := ReleaseConditionExpression
+	values := map[string]any{":one": number(1)}
+	checkFailed := next
+	if b.o.WaitStrategy == WaitCallback {
+		condition = ReleaseWithoutWaitersConditionExpression
+		names["#queue"] = AttributeQueue
+		values[":zero"] = number(0)
+		checkFailed = handOff
+	}
 	catch := []*asl.Catcher{
-		{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: next, ResultPath: asl.NullPath()},
+		{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: checkFailed, ResultPath: asl.NullPath()},
 	}
 	if afterFailure {
 		// Report the work's error, not the release's; the cleanup frees the slot.
@@ -238,9 +283,9 @@ func (b builder) release(next string, afterFailure bool) *asl.Task {
 			"TableName":                 b.o.TableName,
 			"Key":                       key(),
 			"UpdateExpression":          ReleaseUpdateExpression,
-			"ConditionExpression":       ReleaseConditionExpression,
+			"ConditionExpression":       condition,
 			"ExpressionAttributeNames":  names,
-			"ExpressionAttributeValues": map[string]any{":one": number(1)},
+			"ExpressionAttributeValues": values,
 		},
 		ResultPath: asl.NullPath(),
 		Retry:      transientRetry(),

@@ -82,16 +82,21 @@ func (c *LockClient) acquireParams(holder string) map[string]any {
 		":limit": map[string]any{"N": strconv.Itoa(c.Limit)},
 		":now":   map[string]any{"S": "2026-01-01T00:00:00Z"},
 	}
+	names := map[string]any{}
+	for k, v := range machines.AcquireExpressionNames(holder) {
+		names[k] = v
+	}
 	if c.Variant.WithoutLimit {
 		condition = "attribute_not_exists(#holder)"
 		delete(values, ":limit")
+		delete(names, "#queue")
 	}
 	return map[string]any{
 		"TableName":                 c.Table,
 		"Key":                       c.key(),
 		"UpdateExpression":          machines.AcquireUpdateExpression,
 		"ConditionExpression":       condition,
-		"ExpressionAttributeNames":  map[string]any{"#count": machines.AttributeHolderCount, "#holder": holder},
+		"ExpressionAttributeNames":  names,
 		"ExpressionAttributeValues": values,
 	}
 }

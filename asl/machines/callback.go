@@ -1,0 +1,153 @@
+package machines
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+)
+
+// WaitStrategy is how an execution that finds every slot taken waits for one.
+type WaitStrategy string
+
+const (
+	// WaitPoll retries the acquire after jittered pauses between WaitMin and WaitMax until
+	// AcquireTimeout (design.md section 2). It needs nothing but the lock table.
+	WaitPoll WaitStrategy = "Poll"
+	// WaitCallback parks the execution in the lock's FIFO queue on a task token; whoever frees
+	// a slot hands it to the oldest waiter and wakes it. A parked waiter re-checks on its own
+	// every CallbackTimeout, so a lost wake-up costs at most that long. It needs the hand-off
+	// function (SubstitutionHandOffFunctionArn).
+	WaitCallback WaitStrategy = "Callback"
+)
+
+// SubstitutionHandOffFunctionArn stands for the ARN of the hand-off function (Callback
+// strategy).
+const SubstitutionHandOffFunctionArn = "HandOffFunctionArn"
+
+// DefaultCallbackTimeout is how long a parked waiter sleeps before it re-checks the lock on its
+// own: the most a lost wake-up can cost.
+const DefaultCallbackTimeout = 1 * time.Minute
+
+// ResourceLambdaInvokeWaitForTaskToken invokes a Lambda function with a task token and waits
+// for the token's outcome.
+const ResourceLambdaInvokeWaitForTaskToken = ResourceLambdaInvoke + ".waitForTaskToken"
+
+// The actions of the hand-off function, named in its payload's "action".
+const (
+	// HandOffActionPark enqueues the execution (or admits it at once when it may take a slot)
+	// and completes its task token when it holds a slot.
+	HandOffActionPark = "park"
+	// HandOffActionRelease gives the execution's slot to the oldest waiter (or back to the
+	// lock when nobody waits) and removes the execution from the queue.
+	HandOffActionRelease = "release"
+)
+
+// Error names the hand-off function fails with.
+const (
+	// ErrorQueueBusy: the lock item kept changing under the hand-off function's conditional
+	// writes, or DynamoDB answered with a transient error; a retry is safe.
+	ErrorQueueBusy = "Turnstile.QueueBusy"
+)
+
+// waitInQueue parks the execution in the lock's queue until it holds a slot.
+func (b builder) waitInQueue() *asl.Task {
+	return &asl.Task{
+		Transition:     asl.Next(StateRunWork),
+		Resource:       ResourceLambdaInvokeWaitForTaskToken,
+		TimeoutSeconds: asl.Int(seconds(b.o.CallbackTimeout)),
+		Parameters: map[string]any{
+			"FunctionName": b.o.HandOffFunctionArn,
+			"Payload": map[string]any{
+				"action":         HandOffActionPark,
+				"lockName.$":     "$.lockName",
+				"limit":          b.o.Limit,
+				"executionArn.$": "$$.Execution.Id",
+				"taskToken.$":    "$$.Task.Token",
+			},
+		},
+		ResultPath: asl.NullPath(),
+		Retry:      handOffRetry(),
+		Catch: []*asl.Catcher{
+			{ErrorEquals: []string{asl.ErrorTimeout}, Next: StateCountQueueWait, ResultPath: asl.NullPath()},
+			{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")},
+		},
+	}
+}
+
+// countQueueWait adds one fallback period to the time waited.
+func (b builder) countQueueWait() *asl.Pass {
+	return &asl.Pass{
+		Transition: asl.Next(StateWaitedTooLong),
+		Parameters: map[string]any{
+			"lockName.$":      "$.lockName",
+			"waitedSeconds.$": fmt.Sprintf("States.MathAdd($.waitedSeconds, %d)", seconds(b.o.CallbackTimeout)),
+		},
+	}
+}
+
+// waitedTooLong gives up after AcquireTimeout, or parks again.
+func (b builder) waitedTooLong() *asl.Choice {
+	return &asl.Choice{
+		Choices: []*asl.ChoiceRule{
+			{Variable: "$.waitedSeconds", Operator: "NumericGreaterThanEquals", Value: seconds(b.o.AcquireTimeout), Next: StateLeaveQueue},
+		},
+		Default: StateWaitInQueue,
+	}
+}
+
+// leaveQueue removes the execution from the queue (and passes on a slot it was handed in the
+// meantime) before it fails with ErrorAcquireTimeout. If it cannot, the cleanup does it after
+// the execution failed.
+func (b builder) leaveQueue() *asl.Task {
+	return &asl.Task{
+		Transition: asl.Next(StateAcquireTimedOut),
+		Resource:   ResourceLambdaInvoke,
+		Parameters: b.handOffParameters(),
+		ResultPath: asl.NullPath(),
+		Retry:      handOffRetry(),
+		Catch:      []*asl.Catcher{{ErrorEquals: []string{asl.ErrorAll}, Next: StateAcquireTimedOut, ResultPath: asl.NullPath()}},
+	}
+}
+
+// handOff gives the slot to the oldest waiter, then goes to next. After a failed work
+// (afterFailure) any error goes on to re-raise the work's error: the cleanup frees the slot.
+func (b builder) handOff(next string, afterFailure bool) *asl.Task {
+	catch := []*asl.Catcher{{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")}}
+	if afterFailure {
+		catch = []*asl.Catcher{{ErrorEquals: []string{asl.ErrorAll}, Next: next, ResultPath: asl.NullPath()}}
+	}
+	return &asl.Task{
+		Transition: asl.Next(next),
+		Resource:   ResourceLambdaInvoke,
+		Parameters: b.handOffParameters(),
+		ResultPath: asl.NullPath(),
+		Retry:      handOffRetry(),
+		Catch:      catch,
+	}
+}
+
+// handOffParameters invoke the hand-off function's release for this execution.
+func (b builder) handOffParameters() map[string]any {
+	return map[string]any{
+		"FunctionName": b.o.HandOffFunctionArn,
+		"Payload": map[string]any{
+			"action":         HandOffActionRelease,
+			"lockName.$":     "$.lockName",
+			"executionArn.$": "$$.Execution.Id",
+		},
+	}
+}
+
+// handOffRetry retries the Lambda service's transient errors and ErrorQueueBusy with jittered
+// backoff.
+func handOffRetry() []*asl.Retrier {
+	return []*asl.Retrier{{
+		ErrorEquals:     append(append([]string(nil), lambdaServiceErrors...), "Lambda.TooManyRequestsException", ErrorQueueBusy),
+		IntervalSeconds: asl.Int(1),
+		MaxAttempts:     asl.Int(6),
+		BackoffRate:     asl.Float(2),
+		MaxDelaySeconds: asl.Int(10),
+		JitterStrategy:  asl.JitterFull,
+	}}
+}
