@@ -48,6 +48,9 @@ const (
 	// ErrorQueueBusy: the lock item kept changing under the hand-off function's conditional
 	// writes, or DynamoDB answered with a transient error; a retry is safe.
 	ErrorQueueBusy = "Turnstile.QueueBusy"
+	// ErrorInvalidHandOffRequest: the hand-off function was invoked with a payload it cannot
+	// serve (an unknown action, a missing lock name, execution or token).
+	ErrorInvalidHandOffRequest = "Turnstile.InvalidHandOffRequest"
 )
 
 // waitInQueue parks the execution in the lock's queue until it holds a slot.

@@ -83,7 +83,7 @@ func (s *snapshots) take(ctx context.Context) (semcheck.Snapshot, error) {
 func (w workload) run(t *testing.T, v semcheck.Variant) figures {
 	t.Helper()
 	server.SkipIfMissing(t)
-	table := createLockTable(t)
+	table := server.CreateLockTable(t)
 	proxy, err := faultproxy.Start(server.Endpoint, w.faults)
 	if err != nil {
 		t.Fatalf("faultproxy.Start: %v", err)

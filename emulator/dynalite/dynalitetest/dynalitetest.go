@@ -24,6 +24,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
 )
 
@@ -83,6 +84,19 @@ var notTableNameChars = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
 // ends; and returns its name. It skips the test when dynalite is missing.
 func (s *Server) CreateTable(tb testing.TB, withSortKey bool) string {
 	tb.Helper()
+	return s.createTable(tb, "pk", withSortKey)
+}
+
+// CreateLockTable is CreateTable for a lock table, keyed as the Semaphore construct keys it
+// (machines.AttributeLockName).
+func (s *Server) CreateLockTable(tb testing.TB) string {
+	tb.Helper()
+	return s.createTable(tb, machines.AttributeLockName, false)
+}
+
+// createTable creates the table of CreateTable with the partition key partitionKey.
+func (s *Server) createTable(tb testing.TB, partitionKey string, withSortKey bool) string {
+	tb.Helper()
 	s.SkipIfMissing(tb)
 	name := fmt.Sprintf("%s-%d", notTableNameChars.ReplaceAllString(tb.Name(), "_"), tablesCreated.Add(1))
 	if len(name) > 255 {
@@ -90,8 +104,8 @@ func (s *Server) CreateTable(tb testing.TB, withSortKey bool) string {
 	}
 	in := &dynamodb.CreateTableInput{
 		TableName:            aws.String(name),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String(partitionKey), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String(partitionKey), KeyType: types.KeyTypeHash}},
 		BillingMode:          types.BillingModePayPerRequest,
 	}
 	if withSortKey {

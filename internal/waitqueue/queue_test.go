@@ -1,0 +1,234 @@
+package waitqueue_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
+
+	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
+)
+
+// TestHandOffFollowsEnqueueOrder: limit 1; e0 holds; e1, e2, e3 park; every release hands the
+// slot to the oldest waiter and wakes it; a newcomer's acquire never overtakes the queue; the
+// counter never changes during hand-offs and ends at 0.
+func TestHandOffFollowsEnqueueOrder(t *testing.T) {
+	q, f, table := newQueue(t)
+	ctx := t.Context()
+	if !acquire(t, table, execution(0), 1) {
+		t.Fatal("the first acquire failed")
+	}
+	for i := 1; i <= 3; i++ {
+		res, err := q.Park(ctx, lockName, 1, execution(i), token(execution(i), 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Queued || res.Admitted || res.Ticket != int64(i) {
+			t.Fatalf("park e%d = %+v, want queued with ticket %d", i, res, i)
+		}
+	}
+	if l := readLock(t, table); !slices.Equal(l.queue, []string{execution(1), execution(2), execution(3)}) {
+		t.Fatalf("queue = %v", l.queue)
+	}
+	for i := 0; i < 3; i++ {
+		if acquire(t, table, execution(100+i), 5) {
+			t.Fatalf("a newcomer took a slot past the queue (round %d)", i)
+		}
+		res, err := q.Release(ctx, lockName, execution(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Released || !slices.Equal(res.HandedTo, []string{execution(i + 1)}) {
+			t.Fatalf("release e%d = %+v, want handed to e%d", i, res, i+1)
+		}
+		l := readLock(t, table)
+		checkInvariant(t, l, 1)
+		if !slices.Equal(l.holders, []string{execution(i + 1)}) {
+			t.Fatalf("after release %d the holders are %v", i, l.holders)
+		}
+	}
+	want := []string{token(execution(1), 0), token(execution(2), 0), token(execution(3), 0)}
+	if got := f.wokenOrder(); !slices.Equal(got, want) {
+		t.Fatalf("woken %v, want %v", got, want)
+	}
+	if res, err := q.Release(ctx, lockName, execution(3)); err != nil || !res.Released || len(res.HandedTo) != 0 {
+		t.Fatalf("the last release = %+v, %v", res, err)
+	}
+	if l := readLock(t, table); l.count != 0 || len(l.holders) != 0 || len(l.queue) != 0 || l.tokens != 0 {
+		t.Fatalf("the lock after the last release: %+v", l)
+	}
+	if res, err := q.Release(ctx, lockName, execution(3)); err != nil || res.Released {
+		t.Fatalf("a second release = %+v, %v; want a no-op", res, err)
+	}
+}
+
+// TestParkAdmitsWhenFree: a park on a lock with a free slot and nobody waiting takes the slot
+// and completes the caller's own token; a park by a holder completes it too.
+func TestParkAdmitsWhenFree(t *testing.T) {
+	q, f, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 2) // creates the item
+	res, err := q.Park(ctx, lockName, 2, execution(1), token(execution(1), 0))
+	if err != nil || !res.Admitted || res.Queued {
+		t.Fatalf("park with a free slot = %+v, %v", res, err)
+	}
+	res, err = q.Park(ctx, lockName, 2, execution(1), token(execution(1), 1))
+	if err != nil || !res.Admitted {
+		t.Fatalf("park by a holder = %+v, %v", res, err)
+	}
+	l := readLock(t, table)
+	checkInvariant(t, l, 2)
+	if l.count != 2 || len(l.queue) != 0 {
+		t.Fatalf("lock = %+v", l)
+	}
+	if got := f.wokenOrder(); !slices.Equal(got, []string{token(execution(1), 0), token(execution(1), 1)}) {
+		t.Fatalf("woken %v", got)
+	}
+}
+
+// TestReparkKeepsPlace: a waiter whose task timed out parks again with a new token and keeps
+// its place; the hand-off uses the new token.
+func TestReparkKeepsPlace(t *testing.T) {
+	q, f, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 1)
+	for i := 1; i <= 2; i++ {
+		if _, err := q.Park(ctx, lockName, 1, execution(i), token(execution(i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := q.Park(ctx, lockName, 1, execution(1), token(execution(1), 1))
+	if err != nil || !res.Queued || res.Ticket != 0 {
+		t.Fatalf("re-park = %+v, %v; want queued without a new ticket", res, err)
+	}
+	if l := readLock(t, table); !slices.Equal(l.queue, []string{execution(1), execution(2)}) || l.tokens != 2 {
+		t.Fatalf("lock after the re-park: %+v", l)
+	}
+	if _, err := q.Release(ctx, lockName, execution(0)); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.wokenOrder(); !slices.Equal(got, []string{token(execution(1), 1)}) {
+		t.Fatalf("woken %v, want the new token", got)
+	}
+}
+
+// TestDeadWaiterIsSkipped: the oldest waiter's execution has ended; its token fails, so the
+// slot goes on to the next waiter, and the dead one is neither holder nor queued.
+func TestDeadWaiterIsSkipped(t *testing.T) {
+	q, f, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 1)
+	for i := 1; i <= 2; i++ {
+		if _, err := q.Park(ctx, lockName, 1, execution(i), token(execution(i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.dead[token(execution(1), 0)] = true
+	f.status[execution(1)] = sfntypes.ExecutionStatusAborted
+	res, err := q.Release(ctx, lockName, execution(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.HandedTo, []string{execution(1), execution(2)}) || !slices.Equal(res.Skipped, []string{execution(1)}) {
+		t.Fatalf("release = %+v", res)
+	}
+	l := readLock(t, table)
+	checkInvariant(t, l, 1)
+	if !slices.Equal(l.holders, []string{execution(2)}) || len(l.queue) != 0 {
+		t.Fatalf("lock = %+v, want held by e2 alone", l)
+	}
+}
+
+// TestLiveWaiterWithStaleTokenKeepsSlot: a waiter whose token fails but whose execution runs
+// keeps the slot it was handed (it finds it when it parks again).
+func TestLiveWaiterWithStaleTokenKeepsSlot(t *testing.T) {
+	q, f, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 1)
+	if _, err := q.Park(ctx, lockName, 1, execution(1), token(execution(1), 0)); err != nil {
+		t.Fatal(err)
+	}
+	f.dead[token(execution(1), 0)] = true
+	if _, err := q.Release(ctx, lockName, execution(0)); err != nil {
+		t.Fatal(err)
+	}
+	if l := readLock(t, table); !slices.Equal(l.holders, []string{execution(1)}) {
+		t.Fatalf("lock = %+v, want held by e1", l)
+	}
+	res, err := q.Park(ctx, lockName, 1, execution(1), token(execution(1), 1))
+	if err != nil || !res.Admitted {
+		t.Fatalf("the re-park of the holder = %+v, %v", res, err)
+	}
+}
+
+// TestReleaseOfWaiterDequeues: the cleanup's release of an execution that died while parked
+// removes it from the queue and changes no slot.
+func TestReleaseOfWaiterDequeues(t *testing.T) {
+	q, _, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 1)
+	for i := 1; i <= 3; i++ {
+		if _, err := q.Park(ctx, lockName, 1, execution(i), token(execution(i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := q.Release(ctx, lockName, execution(2))
+	if err != nil || !res.Dequeued || res.Released {
+		t.Fatalf("release of a waiter = %+v, %v", res, err)
+	}
+	l := readLock(t, table)
+	checkInvariant(t, l, 1)
+	if !slices.Equal(l.queue, []string{execution(1), execution(3)}) || !slices.Equal(l.holders, []string{execution(0)}) {
+		t.Fatalf("lock = %+v", l)
+	}
+}
+
+// TestRaisedLimitAdmitsOldest: with a slot free while executions wait (the limit was raised),
+// a waiter's re-park admits the oldest waiter first.
+func TestRaisedLimitAdmitsOldest(t *testing.T) {
+	q, f, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 1)
+	for i := 1; i <= 2; i++ {
+		if _, err := q.Park(ctx, lockName, 1, execution(i), token(execution(i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := q.Park(ctx, lockName, 2, execution(2), token(execution(2), 1))
+	if err != nil || !res.Queued {
+		t.Fatalf("re-park of the second waiter under a raised limit = %+v, %v", res, err)
+	}
+	l := readLock(t, table)
+	checkInvariant(t, l, 2)
+	if !slices.Equal(l.holders, []string{execution(0), execution(1)}) || !slices.Equal(l.queue, []string{execution(2)}) {
+		t.Fatalf("lock = %+v, want e1 admitted and e2 still waiting", l)
+	}
+	if got := f.wokenOrder(); !slices.Equal(got, []string{token(execution(1), 0)}) {
+		t.Fatalf("woken %v", got)
+	}
+}
+
+// TestBadRequests: missing arguments are named errors, and nothing is written.
+func TestBadRequests(t *testing.T) {
+	q, _, table := newQueue(t)
+	ctx := t.Context()
+	if _, err := q.Park(ctx, "", 1, execution(1), "t"); !errors.Is(err, waitqueue.ErrInvalidRequest) {
+		t.Errorf("park without a lock: %v", err)
+	}
+	if _, err := q.Park(ctx, lockName, 0, execution(1), "t"); !errors.Is(err, waitqueue.ErrInvalidRequest) {
+		t.Errorf("park with limit 0: %v", err)
+	}
+	if _, err := q.Release(ctx, lockName, ""); !errors.Is(err, waitqueue.ErrInvalidRequest) {
+		t.Errorf("release without an execution: %v", err)
+	}
+	if waitqueue.ErrorName(waitqueue.ErrInvalidRequest) == "" {
+		t.Error("ErrInvalidRequest has no error name")
+	}
+	if l := readLock(t, table); l.count != 0 || len(l.queue) != 0 {
+		t.Errorf("a bad request wrote: %+v", l)
+	}
+	if _, err := waitqueue.New("", server.Client, newFakeSFN()); !errors.Is(err, waitqueue.ErrInvalidRequest) {
+		t.Errorf("New without a table: %v", err)
+	}
+}
