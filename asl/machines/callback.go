@@ -154,3 +154,7 @@ func handOffRetry() []*asl.Retrier {
 		JitterStrategy:  asl.JitterFull,
 	}}
 }
+
+// EnvHandOffLockTable is the environment variable that names the lock table to the hand-off
+// function (lambdas/handoff), set by the Semaphore construct.
+const EnvHandOffLockTable = EnvReconcilerLockTable

@@ -1,0 +1,33 @@
+// Command handoff is the hand-off function of Turnstile's Callback wait strategy (see package
+// handoff). The Semaphore construct deploys it with the lock table's name in its environment.
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
+	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
+	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
+)
+
+func main() {
+	table, err := handoff.TableFromEnv(os.LookupEnv)
+	if err != nil {
+		log.Fatal(err)
+	}
+	awsCfg, err := config.LoadDefaultConfig(context.Background())
+	if err != nil {
+		log.Fatal(err)
+	}
+	q, err := waitqueue.New(table, dynamodb.NewFromConfig(awsCfg), sfn.NewFromConfig(awsCfg))
+	if err != nil {
+		log.Fatal(err)
+	}
+	lambda.Start(handoff.New(q).Handle)
+}
