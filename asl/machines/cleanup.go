@@ -22,6 +22,12 @@ type CleanupOptions struct {
 	// TableName is the lock table's name as written in the definition. Default:
 	// Placeholder(SubstitutionTableName).
 	TableName string
+	// HandOffFunctionArn, set when the semaphore waits with WaitCallback, makes the cleanup
+	// release through the hand-off function: the slot goes to the oldest waiter, and an
+	// execution that died while parked leaves the queue. Write it as
+	// Placeholder(SubstitutionHandOffFunctionArn) for a deployed machine. Default: "", a plain
+	// conditional release (WaitPoll).
+	HandOffFunctionArn string
 }
 
 // validate checks the lock name options (and the limit when withLimit) and fills in defaults.
@@ -205,8 +211,26 @@ func acquireNames() map[string]any {
 	return names
 }
 
-// releaseHolder is the semaphore's conditional release, for the holder named in the data.
+// releaseHolder is the semaphore's conditional release, for the holder named in the data; with
+// a hand-off function, that function's release.
 func releaseHolder(o CleanupOptions) *asl.Task {
+	if o.HandOffFunctionArn != "" {
+		return &asl.Task{
+			Transition: asl.Next(StateReleased),
+			Resource:   ResourceLambdaInvoke,
+			Parameters: map[string]any{
+				"FunctionName": o.HandOffFunctionArn,
+				"Payload": map[string]any{
+					"action":         HandOffActionRelease,
+					"lockName.$":     "$.lockName",
+					"executionArn.$": "$.executionArn",
+				},
+			},
+			ResultPath: asl.NullPath(),
+			Retry:      handOffRetry(),
+			Catch:      []*asl.Catcher{{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")}},
+		}
+	}
 	return &asl.Task{
 		Transition: asl.Next(StateReleased),
 		Resource:   ResourceUpdateItem,
