@@ -81,7 +81,13 @@ func Cleanup(opts CleanupOptions) (*asl.StateMachine, error) {
 		asl.NamedState{Name: StatePrepareRelease, State: prepareHolder(o, StateReleaseHolder)},
 		asl.NamedState{Name: StateReleaseHolder, State: releaseHolder(o)},
 		asl.NamedState{Name: StateReleased, State: &asl.Succeed{}},
-		asl.NamedState{Name: StateAlreadyReleased, State: &asl.Succeed{}},
+	)
+	if o.HandOffFunctionArn == "" {
+		// The hand-off function tells "not a holder" itself; the plain release's failed
+		// condition means it.
+		states = append(states, asl.NamedState{Name: StateAlreadyReleased, State: &asl.Succeed{}})
+	}
+	states = append(states,
 		asl.NamedState{Name: StateLockTableError, State: &asl.Fail{Error: ErrorLockTable, CausePath: "$.lockTableError.Cause"}},
 	)
 	m := &asl.StateMachine{
