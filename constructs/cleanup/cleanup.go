@@ -56,6 +56,9 @@ func New(scope constructs.Construct, id *string, props *Props) Cleanup {
 	}
 	p := *props
 	opts := machines.CleanupOptions{LockName: p.LockName, LockNamePath: p.LockNamePath, Limit: p.Limit}
+	if p.HandOffFunction != nil {
+		opts.HandOffFunctionArn = machines.Placeholder(machines.SubstitutionHandOffFunctionArn)
+	}
 	cleanupDef, err := machines.Cleanup(opts)
 	if err != nil {
 		panicOnOptionError(err)
@@ -130,9 +133,13 @@ func (c *cleanup) newMachine(id string, def *asl.StateMachine, p *Props, logs aw
 	if err != nil {
 		panic("cleanup: the " + id + " definition cannot be rendered: " + err.Error())
 	}
+	substitutions := map[string]*string{machines.SubstitutionTableName: p.Table.TableName()}
+	if p.HandOffFunction != nil && !stops {
+		substitutions[machines.SubstitutionHandOffFunctionArn] = p.HandOffFunction.FunctionArn()
+	}
 	sm := awsstepfunctions.NewStateMachine(c, jsii.String(id), &awsstepfunctions.StateMachineProps{
 		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(string(rendered))),
-		DefinitionSubstitutions: &map[string]*string{machines.SubstitutionTableName: p.Table.TableName()},
+		DefinitionSubstitutions: &substitutions,
 		StateMachineType:        awsstepfunctions.StateMachineType_STANDARD,
 		TracingEnabled:          jsii.Bool(true),
 		Logs: &awsstepfunctions.LogOptions{
@@ -146,6 +153,11 @@ func (c *cleanup) newMachine(id string, def *asl.StateMachine, p *Props, logs aw
 		actions = append(actions, jsii.String("states:StopExecution"))
 	}
 	p.StateMachine.GrantExecution(sm, actions...)
+	if p.HandOffFunction != nil && !stops {
+		// The cleanup releases through the hand-off function, which alone writes the table.
+		p.HandOffFunction.GrantInvoke(sm)
+		return sm
+	}
 	tableActions := []*string{jsii.String("dynamodb:UpdateItem")}
 	if stops {
 		tableActions = append(tableActions, jsii.String("dynamodb:GetItem"))
@@ -188,7 +200,13 @@ func (c *cleanup) newReconciler(p *Props) awslambda.Function {
 		},
 	})
 	p.StateMachine.GrantExecution(fn, jsii.String("states:DescribeExecution"))
-	p.Table.Grant(fn, jsii.String("dynamodb:Scan"), jsii.String("dynamodb:UpdateItem"))
+	tableActions := []*string{jsii.String("dynamodb:Scan"), jsii.String("dynamodb:UpdateItem")}
+	if p.HandOffFunction != nil {
+		// Releasing where executions wait means handing off: read the queue, wake the waiter.
+		tableActions = append(tableActions, jsii.String("dynamodb:GetItem"))
+		p.StateMachine.GrantTaskResponse(fn)
+	}
+	p.Table.Grant(fn, tableActions...)
 	if key := p.Table.EncryptionKey(); key != nil {
 		key.GrantEncryptDecrypt(fn)
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
 )
 
@@ -38,6 +39,11 @@ type Props struct {
 	LockNamePath string
 	// Limit is the semaphore's limit, below which the redrive guard re-acquires. Required.
 	Limit int
+	// HandOffFunction is the semaphore's hand-off function when it waits with the Callback
+	// strategy: the cleanup machine releases through it (the slot goes to the oldest waiter,
+	// a dead waiter leaves the queue), and the reconciler may complete waiters' task tokens.
+	// Default: none, the semaphore polls.
+	HandOffFunction awslambda.IFunction
 
 	// ReconcileSchedule is when the reconciler runs.
 	// Default: every DefaultReconcileMinutes minutes (rate(5 minutes)).

@@ -37,6 +37,27 @@ const (
 	PartitionKey = machines.AttributeLockName
 	// CleanupID is the construct ID of the Cleanup created inside the semaphore.
 	CleanupID = "Cleanup"
+	// HandOffID is the construct ID of the hand-off function (Callback strategy).
+	HandOffID = "HandOff"
+	// HandOffPackage is the hand-off function's main package, relative to the module root.
+	HandOffPackage = "lambdas/handoff"
+	// DefaultCallbackTimeout is how long a parked waiter sleeps before it re-checks on its own.
+	DefaultCallbackTimeout = machines.DefaultCallbackTimeout
+)
+
+// WaitStrategy is how an execution that finds every slot taken waits for one.
+type WaitStrategy = machines.WaitStrategy
+
+// The wait strategies.
+const (
+	// WaitPoll retries the acquire after jittered pauses (WaitMin to WaitMax) until
+	// AcquireTimeout. It needs nothing but the lock table, but a freed slot waits for the next
+	// poll and every poll is billed.
+	WaitPoll = machines.WaitPoll
+	// WaitCallback parks the execution in the lock's FIFO queue on a task token; a release
+	// hands the slot to the oldest waiter and wakes it at once. It deploys a small hand-off
+	// Lambda function (HandOffID).
+	WaitCallback = machines.WaitCallback
 )
 
 // Props configures a Semaphore. Exactly one of LockName and LockNamePath, and exactly one of
@@ -89,6 +110,13 @@ type Props struct {
 	// WaitMax is the longest pause between two acquire attempts.
 	// Default: DefaultWaitMax (5 seconds).
 	WaitMax awscdk.Duration
+	// WaitStrategy is how an execution waits for a slot: WaitPoll or WaitCallback.
+	// Default: WaitPoll.
+	WaitStrategy WaitStrategy
+	// CallbackTimeout is how long a parked waiter (WaitCallback) sleeps before it re-checks
+	// the lock on its own: the most a lost wake-up can cost (whole seconds).
+	// Default: DefaultCallbackTimeout (1 minute).
+	CallbackTimeout awscdk.Duration
 
 	// Logging sends every execution event (level ALL, with execution data) to LogGroup.
 	// Default: true.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
 	"github.com/aws/constructs-go/constructs/v10"
@@ -33,6 +34,8 @@ type Semaphore interface {
 	Limit() int
 	// Cleanup returns the Cleanup construct, or nil when Props.Cleanup is false.
 	Cleanup() cleanup.Cleanup
+	// HandOffFunction returns the hand-off function, or nil unless the strategy is WaitCallback.
+	HandOffFunction() awslambda.Function
 	// Definition returns the state machine's definition as deployed, with the
 	// DefinitionSubstitutions placeholders (machines.Placeholder) in place of the table name
 	// and the work's ARN.
@@ -47,6 +50,7 @@ type semaphore struct {
 	logGroup     awslogs.ILogGroup
 	definition   *asl.StateMachine
 	cleanup      cleanup.Cleanup
+	handOff      awslambda.Function
 }
 
 // New creates a Semaphore. It panics, naming the prop and its value, when the props are
@@ -82,6 +86,10 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 		substitutions = map[string]*string{}
 	}
 	substitutions[machines.SubstitutionTableName] = s.table.TableName()
+	if opts.WaitStrategy == machines.WaitCallback {
+		s.handOff = newHandOff(s, s.table)
+		substitutions[machines.SubstitutionHandOffFunctionArn] = s.handOff.FunctionArn()
+	}
 
 	smProps := &awsstepfunctions.StateMachineProps{
 		DefinitionBody:          awsstepfunctions.DefinitionBody_FromString(jsii.String(string(rendered))),
@@ -113,6 +121,9 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	for _, st := range w.statements {
 		s.stateMachine.AddToRolePolicy(st)
 	}
+	if s.handOff != nil {
+		grantHandOff(s, s.handOff, s.stateMachine)
+	}
 	if p.Cleanup == nil || *p.Cleanup {
 		s.cleanup = cleanup.New(s, jsii.String(CleanupID), &cleanup.Props{
 			StateMachine:      s.stateMachine,
@@ -120,6 +131,7 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 			LockName:          p.LockName,
 			LockNamePath:      p.LockNamePath,
 			Limit:             p.Limit,
+			HandOffFunction:   s.handOff,
 			ReconcileSchedule: p.ReconcileSchedule,
 			RemovalPolicy:     removalPolicy(&p),
 		})
@@ -129,6 +141,9 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 
 // Cleanup implements Semaphore.
 func (s *semaphore) Cleanup() cleanup.Cleanup { return s.cleanup }
+
+// HandOffFunction implements Semaphore.
+func (s *semaphore) HandOffFunction() awslambda.Function { return s.handOff }
 
 // Table implements Semaphore.
 func (s *semaphore) Table() awsdynamodb.ITable { return s.table }

@@ -42,13 +42,15 @@ func checkWorkKinds(p *Props) {
 // take the machines' defaults, which are this package's defaults.
 func options(p *Props) machines.SemaphoreOptions {
 	return machines.SemaphoreOptions{
-		LockName:       p.LockName,
-		LockNamePath:   p.LockNamePath,
-		Limit:          p.Limit,
-		AcquireTimeout: duration("AcquireTimeout", p.AcquireTimeout),
-		WaitMin:        duration("WaitMin", p.WaitMin),
-		WaitMax:        duration("WaitMax", p.WaitMax),
-		Timeout:        duration("Timeout", p.Timeout),
+		LockName:        p.LockName,
+		LockNamePath:    p.LockNamePath,
+		Limit:           p.Limit,
+		AcquireTimeout:  duration("AcquireTimeout", p.AcquireTimeout),
+		WaitMin:         duration("WaitMin", p.WaitMin),
+		WaitMax:         duration("WaitMax", p.WaitMax),
+		Timeout:         duration("Timeout", p.Timeout),
+		WaitStrategy:    p.WaitStrategy,
+		CallbackTimeout: duration("CallbackTimeout", p.CallbackTimeout),
 	}
 }
 

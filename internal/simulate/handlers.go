@@ -3,10 +3,13 @@ package simulate
 import (
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
 	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
+	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
+	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
 	"github.com/turnstile-sfn/turnstile/lambdas/reconciler/reconcile"
 )
 
@@ -17,21 +20,25 @@ import (
 func Handlers() map[string]stack.HandlerFactory {
 	return map[string]stack.HandlerFactory{
 		demo.DoWorkPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
-			lookup := func(name string) (string, bool) {
-				v, ok := fn.Environment[name]
-				return v, ok
-			}
-			h, err := work.NewFromEnv(lookup, work.WithSleeper(env.Clock), work.WithRand(env.Rand))
+			h, err := work.NewFromEnv(lookupIn(fn), work.WithSleeper(env.Clock), work.WithRand(env.Rand))
 			if err != nil {
 				return nil, err
 			}
 			return lambdafn.FromLambdaHandler(h.Handle), nil
 		},
+		semaphore.HandOffPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
+			table, err := handoff.TableFromEnv(lookupIn(fn))
+			if err != nil {
+				return nil, err
+			}
+			q, err := waitqueue.New(table, env.DynamoDB, env.StepFunctions, waitqueue.WithNow(env.Clock.Now))
+			if err != nil {
+				return nil, err
+			}
+			return lambdafn.FromLambdaHandler(handoff.New(q).Handle), nil
+		},
 		cleanup.ReconcilerPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
-			cfg, err := reconcile.ConfigFromEnv(func(name string) (string, bool) {
-				v, ok := fn.Environment[name]
-				return v, ok
-			})
+			cfg, err := reconcile.ConfigFromEnv(lookupIn(fn))
 			if err != nil {
 				return nil, err
 			}
@@ -41,5 +48,13 @@ func Handlers() map[string]stack.HandlerFactory {
 			}
 			return lambdafn.FromLambdaHandler(r.Handle), nil
 		},
+	}
+}
+
+// lookupIn looks names up in the function's environment in the template.
+func lookupIn(fn template.Function) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		v, ok := fn.Environment[name]
+		return v, ok
 	}
 }

@@ -2,6 +2,7 @@ package soak
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -33,6 +34,15 @@ func (c *crashedExecutions) running(executionArn string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return !c.crashed[executionArn]
+}
+
+// errNoWaiters is SendTaskSuccess's answer: the soak's locks have no wait queue, so the
+// reconciler never wakes a waiter.
+var errNoWaiters = errors.New("soak: no execution waits on a task token")
+
+// SendTaskSuccess fails with errNoWaiters.
+func (c *crashedExecutions) SendTaskSuccess(context.Context, *sfn.SendTaskSuccessInput, ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error) {
+	return nil, errNoWaiters
 }
 
 // DescribeExecution answers FAILED for a crashed execution and RUNNING for any other.

@@ -16,17 +16,22 @@ import (
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
 )
 
 // StepFunctionsAPI is the part of the Step Functions client the reconciler uses.
 type StepFunctionsAPI interface {
 	DescribeExecution(ctx context.Context, in *sfn.DescribeExecutionInput, opts ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error)
+	// SendTaskSuccess wakes the waiter a released slot is handed to (Callback strategy).
+	SendTaskSuccess(ctx context.Context, in *sfn.SendTaskSuccessInput, opts ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error)
 }
 
 // DynamoDBAPI is the part of the DynamoDB client the reconciler uses.
 type DynamoDBAPI interface {
 	Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
 	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
+	// GetItem reads a lock item whose queue is not empty (Callback strategy).
+	GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 }
 
 // Result counts what one run did.
@@ -41,6 +46,8 @@ type Result struct {
 	Released int `json:"released"`
 	// AlreadyReleased is the number of dead holders someone else released first.
 	AlreadyReleased int `json:"alreadyReleased"`
+	// DequeuedWaiters is the number of dead executions this run removed from wait queues.
+	DequeuedWaiters int `json:"dequeuedWaiters"`
 	// Truncated is true when MaxHolders stopped the run before the end of the table.
 	Truncated bool `json:"truncated"`
 	// ReleasedHolders lists the released holders as "lockName execution-ARN", sorted.
@@ -51,11 +58,12 @@ type Result struct {
 // Every release is the semaphore's conditional release, so two runs at once (or a run and the
 // cleanup machine) never release a holder twice.
 type Reconciler struct {
-	cfg  Config
-	sfn  StepFunctionsAPI
-	ddb  DynamoDBAPI
-	logf func(format string, args ...any)
-	now  func() time.Time
+	cfg   Config
+	sfn   StepFunctionsAPI
+	ddb   DynamoDBAPI
+	logf  func(format string, args ...any)
+	now   func() time.Time
+	queue *waitqueue.Queue
 }
 
 // Option configures a Reconciler.
@@ -79,6 +87,9 @@ func New(cfg Config, sfnClient StepFunctionsAPI, ddbClient DynamoDBAPI, opts ...
 	r := &Reconciler{cfg: cfg, sfn: sfnClient, ddb: ddbClient, logf: func(string, ...any) {}, now: time.Now}
 	for _, o := range opts {
 		o(r)
+	}
+	if r.queue, err = waitqueue.New(cfg.TableName, ddbClient, sfnClient, waitqueue.WithNow(r.now)); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -140,7 +151,8 @@ func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.Attrib
 		}
 	}
 	sort.Strings(holders)
-	for _, holder := range holders {
+	queued := queuedExecutions(item, prefix)
+	for _, holder := range append(holders, queued...) {
 		if res.Checked >= r.cfg.MaxHolders {
 			res.Truncated = true
 			return nil
@@ -154,19 +166,38 @@ func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.Attrib
 			res.Live++
 			continue
 		}
+		if len(queued) > 0 {
+			// Executions wait: the slot is handed to the oldest, a dead waiter leaves the queue.
+			out, err := r.queue.Release(ctx, nameAttr.Value, holder)
+			if err != nil {
+				return fmt.Errorf("reconcile: release %s from %s: %w", holder, nameAttr.Value, err)
+			}
+			if out.Dequeued {
+				res.DequeuedWaiters++
+				r.logf("removed %s from the queue of %s: the execution is not running", holder, nameAttr.Value)
+				continue
+			}
+			r.count(res, nameAttr.Value, holder, out.Released)
+			continue
+		}
 		released, err := r.release(ctx, nameAttr.Value, holder)
 		if err != nil {
 			return err
 		}
-		if released {
-			res.Released++
-			res.ReleasedHolders = append(res.ReleasedHolders, nameAttr.Value+" "+holder)
-			r.logf("released the slot of %s held by %s: the execution is not running", nameAttr.Value, holder)
-		} else {
-			res.AlreadyReleased++
-		}
+		r.count(res, nameAttr.Value, holder, released)
 	}
 	return nil
+}
+
+// count records the outcome of one dead holder's release.
+func (r *Reconciler) count(res *Result, lockName, holder string, released bool) {
+	if !released {
+		res.AlreadyReleased++
+		return
+	}
+	res.Released++
+	res.ReleasedHolders = append(res.ReleasedHolders, lockName+" "+holder)
+	r.logf("released the slot of %s held by %s: the execution is not running", lockName, holder)
 }
 
 // running reports whether the execution is RUNNING; an execution that does not exist is not.
@@ -202,4 +233,20 @@ func (r *Reconciler) release(ctx context.Context, lockName, holder string) (bool
 		return false, fmt.Errorf("reconcile: release %s from %s: %w", holder, lockName, err)
 	}
 	return true, nil
+}
+
+// queuedExecutions lists the machine's executions waiting in the item's queue (Callback
+// strategy), in queue order.
+func queuedExecutions(item map[string]types.AttributeValue, prefix string) []string {
+	list, ok := item[machines.AttributeQueue].(*types.AttributeValueMemberL)
+	if !ok {
+		return nil
+	}
+	var queued []string
+	for _, v := range list.Value {
+		if s, ok := v.(*types.AttributeValueMemberS); ok && strings.HasPrefix(s.Value, prefix) {
+			queued = append(queued, s.Value)
+		}
+	}
+	return queued
 }

@@ -30,6 +30,11 @@ func (f fakeSFN) DescribeExecution(_ context.Context, in *sfn.DescribeExecutionI
 	return &sfn.DescribeExecutionOutput{Status: status}, nil
 }
 
+// SendTaskSuccess is never called: the fake lock items have no wait queue.
+func (f fakeSFN) SendTaskSuccess(context.Context, *sfn.SendTaskSuccessInput, ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error) {
+	return nil, errors.New("fakeSFN: no execution waits")
+}
+
 // fakeDDB serves one scan page and records releases; holders in gone fail the condition.
 type fakeDDB struct {
 	items    []map[string]types.AttributeValue
@@ -48,6 +53,11 @@ func (f *fakeDDB) UpdateItem(_ context.Context, in *dynamodb.UpdateItemInput, _ 
 	}
 	f.released = append(f.released, holder)
 	return &dynamodb.UpdateItemOutput{}, nil
+}
+
+// GetItem is never called: the fake lock items have no wait queue.
+func (f *fakeDDB) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	return nil, errors.New("fakeDDB: no lock item is read")
 }
 
 func item(holders ...string) map[string]types.AttributeValue {

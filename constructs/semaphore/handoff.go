@@ -1,0 +1,56 @@
+package semaphore
+
+import (
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/internal/golambda"
+)
+
+// newHandOff creates the hand-off function of the Callback strategy: it reads and writes the
+// lock item (GetItem, UpdateItem on the lock table only).
+func newHandOff(scope constructs.Construct, table awsdynamodb.ITable) awslambda.Function {
+	fn := golambda.New(scope, jsii.String(HandOffID), &golambda.Props{
+		Package:     jsii.String(HandOffPackage),
+		Description: jsii.String("Turnstile hand-off: parks waiting executions in the lock's queue and hands freed slots to the oldest"),
+		Timeout:     awscdk.Duration_Seconds(jsii.Number(30)),
+		Environment: &map[string]*string{machines.EnvHandOffLockTable: table.TableName()},
+	})
+	table.Grant(fn, jsii.String("dynamodb:GetItem"), jsii.String("dynamodb:UpdateItem"))
+	if key := table.EncryptionKey(); key != nil {
+		key.GrantEncryptDecrypt(fn)
+	}
+	return fn
+}
+
+// grantHandOff lets the machine invoke the hand-off function, and the function complete the
+// machine's task tokens and describe its executions (to skip dead waiters). The function's
+// grants go into a policy of their own: its default policy would make the function depend on
+// the machine, which depends on the function through its definition.
+func grantHandOff(scope constructs.Construct, fn awslambda.Function, sm awsstepfunctions.StateMachine) {
+	fn.GrantInvoke(sm)
+	executions := awscdk.Fn_Join(jsii.String(""), &[]*string{
+		jsii.String("arn:"), awscdk.Aws_PARTITION(), jsii.String(":states:"), awscdk.Aws_REGION(), jsii.String(":"),
+		awscdk.Aws_ACCOUNT_ID(), jsii.String(":execution:"),
+		awscdk.Fn_Select(jsii.Number(6), awscdk.Fn_Split(jsii.String(":"), sm.StateMachineArn(), nil)), jsii.String(":*"),
+	})
+	awsiam.NewPolicy(scope, jsii.String("HandOffPolicy"), &awsiam.PolicyProps{
+		Roles: &[]awsiam.IRole{fn.Role()},
+		Statements: &[]awsiam.PolicyStatement{
+			awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+				Actions:   jsii.Strings("states:SendTaskSuccess"),
+				Resources: jsii.Strings(*sm.StateMachineArn()),
+			}),
+			awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+				Actions:   jsii.Strings("states:DescribeExecution"),
+				Resources: &[]*string{executions},
+			}),
+		},
+	})
+}
