@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 	"github.com/turnstile-sfn/turnstile/internal/chart"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 )
@@ -30,6 +31,8 @@ type simulateFlags struct {
 	chart       string
 	json        bool
 	noProgress  bool
+	// waitStrategy is the demo's wait strategy.
+	waitStrategy string
 }
 
 func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) {
@@ -43,6 +46,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.StringVar(&f.lockName, "lock-name", d.LockName, "the lock's name (demo app only)")
 	fs.DurationVar(&f.workTime, "work-time", d.WorkDuration, "virtual time each execution works (demo app only)")
 	fs.Float64Var(&f.failureRate, "failure-rate", d.FailureRate, "fraction of work that fails, 0 to 1 (demo app only)")
+	fs.StringVar(&f.waitStrategy, "wait", string(d.WaitStrategy), `how executions wait for a slot: "Poll" or "Callback" (demo app only)`)
 	fs.Float64Var(&f.timeScale, "time-scale", simulate.DefaultTimeScale, "real seconds per virtual second")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
 	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
@@ -54,7 +58,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("simulate takes no arguments, got %q", fs.Args())
 	}
-	demoOnly := map[string]bool{"limit": true, "lock-name": true, "work-time": true, "failure-rate": true}
+	demoOnly := map[string]bool{"limit": true, "lock-name": true, "work-time": true, "failure-rate": true, "wait": true}
 	var conflict error
 	fs.Visit(func(fl *flag.Flag) {
 		if f.cdkOut != "" && demoOnly[fl.Name] && conflict == nil {
@@ -76,6 +80,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 func (f simulateFlags) demoConfig() (demo.Config, error) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.LockName, cfg.WorkDuration, cfg.FailureRate = f.limit, f.lockName, f.workTime, f.failureRate
+	cfg.WaitStrategy = semaphore.WaitStrategy(f.waitStrategy)
 	if err := cfg.Validate(); err != nil {
 		var ce *demo.ContextError
 		if errors.As(err, &ce) {
@@ -92,6 +97,7 @@ var flagOfContextKey = map[string]string{
 	demo.ContextLockName:     "lock-name",
 	demo.ContextWorkDuration: "work-time",
 	demo.ContextFailureRate:  "failure-rate",
+	demo.ContextWaitStrategy: "wait",
 }
 
 func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {

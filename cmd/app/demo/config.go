@@ -30,6 +30,8 @@ const (
 	ContextWorkDuration = "workDuration"
 	// ContextFailureRate is the fraction of dowork invocations that fail, from 0 to 1.
 	ContextFailureRate = "failureRate"
+	// ContextWaitStrategy is how executions wait for a slot: "Poll" or "Callback".
+	ContextWaitStrategy = "waitStrategy"
 )
 
 // Defaults of Config: the original AWS demo's lock and limit.
@@ -84,7 +86,12 @@ type Config struct {
 	// dowork function and caps it there: the Lambda-native second line of defence under the
 	// semaphore (set it to Limit). Default: 0, no reservation.
 	ReservedConcurrency int
+	// WaitStrategy is how executions wait for a slot. Default: DefaultWaitStrategy.
+	WaitStrategy semaphore.WaitStrategy
 }
+
+// DefaultWaitStrategy is the demo's wait strategy.
+const DefaultWaitStrategy = semaphore.WaitPoll
 
 var (
 	stackNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]{0,127}$`)
@@ -94,7 +101,7 @@ var (
 // DefaultConfig returns the demo's defaults: the original AWS demo's lock, limit and work.
 func DefaultConfig() Config {
 	return Config{StackName: DefaultStackName, LockName: DefaultLockName, Limit: DefaultLimit,
-		WorkDuration: work.DefaultDuration, FailureRate: work.DefaultFailureRate}
+		WorkDuration: work.DefaultDuration, FailureRate: work.DefaultFailureRate, WaitStrategy: DefaultWaitStrategy}
 }
 
 // ConfigFromContext reads the demo's configuration from the context of node (an App's node),
@@ -124,6 +131,11 @@ func ConfigFromContext(node constructs.Node) (Config, error) {
 	if v := get(ContextFailureRate); v != nil && err == nil {
 		cfg.FailureRate, err = number(ContextFailureRate, v)
 	}
+	if v := get(ContextWaitStrategy); v != nil && err == nil {
+		var s string
+		s, err = text(ContextWaitStrategy, v)
+		cfg.WaitStrategy = semaphore.WaitStrategy(s)
+	}
 	if err != nil {
 		return Config{}, err
 	}
@@ -141,6 +153,8 @@ func (c Config) Validate() error {
 		return &ContextError{Key: ContextLockName, Value: c.LockName, Problem: "must not be empty"}
 	case c.Limit < 1 || c.Limit > semaphore.MaxLimit:
 		return &ContextError{Key: ContextLimit, Value: c.Limit, Problem: fmt.Sprintf("must be an integer from 1 to %d", semaphore.MaxLimit)}
+	case c.WaitStrategy != semaphore.WaitPoll && c.WaitStrategy != semaphore.WaitCallback:
+		return &ContextError{Key: ContextWaitStrategy, Value: string(c.WaitStrategy), Problem: `must be "Poll" or "Callback"`}
 	case c.ReservedConcurrency < 0:
 		return &ContextError{Key: ContextReservedConcurrency, Value: c.ReservedConcurrency, Problem: "must be a positive integer (0 or absent: no reservation)"}
 	}

@@ -8,12 +8,13 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 )
 
 // TestConfigFromContext reads the configuration from context given as on the command line
 // (strings) and in cdk.json (numbers), and rejects bad values naming the key.
 func TestConfigFromContext(t *testing.T) {
-	defaults := demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 5, WorkDuration: 15 * time.Second, FailureRate: 0.1}
+	defaults := demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 5, WorkDuration: 15 * time.Second, FailureRate: 0.1, WaitStrategy: demo.DefaultWaitStrategy}
 	tests := []struct {
 		name    string
 		context map[string]any
@@ -22,9 +23,12 @@ func TestConfigFromContext(t *testing.T) {
 	}{
 		{"defaults", nil, defaults, ""},
 		{"from -c", map[string]any{"stackName": "Gate", "prefix": "CC", "lockName": "Deploys", "limit": "2", "reservedConcurrency": "2", "workDuration": "1.5s", "failureRate": "0.25"},
-			demo.Config{StackName: "Gate", Prefix: "CC", LockName: "Deploys", Limit: 2, ReservedConcurrency: 2, WorkDuration: 1500 * time.Millisecond, FailureRate: 0.25}, ""},
+			demo.Config{StackName: "Gate", Prefix: "CC", LockName: "Deploys", Limit: 2, ReservedConcurrency: 2, WorkDuration: 1500 * time.Millisecond, FailureRate: 0.25, WaitStrategy: demo.DefaultWaitStrategy}, ""},
+		{"callback", map[string]any{"waitStrategy": "Callback"},
+			demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 5, WorkDuration: 15 * time.Second, FailureRate: 0.1, WaitStrategy: semaphore.WaitCallback}, ""},
+		{"unknown wait strategy", map[string]any{"waitStrategy": "Spin"}, demo.Config{}, "waitStrategy"},
 		{"from cdk.json", map[string]any{"limit": 7.0, "reservedConcurrency": 7.0, "failureRate": 0.0},
-			demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 7, ReservedConcurrency: 7, WorkDuration: 15 * time.Second}, ""},
+			demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 7, ReservedConcurrency: 7, WorkDuration: 15 * time.Second, WaitStrategy: demo.DefaultWaitStrategy}, ""},
 		{"work duration not a duration", map[string]any{"workDuration": "15"}, demo.Config{}, "workDuration"},
 		{"negative work duration", map[string]any{"workDuration": "-1s"}, demo.Config{}, "workDuration"},
 		{"failure rate above 1", map[string]any{"failureRate": "1.5"}, demo.Config{}, "failureRate"},

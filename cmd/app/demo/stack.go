@@ -85,6 +85,7 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		LockName:     cfg.LockName,
 		Limit:        cfg.Limit,
 		WorkFunction: fn,
+		WaitStrategy: cfg.WaitStrategy,
 	})
 
 	// The load test, deployed beside the semaphore: it starts executions, reads their histories
