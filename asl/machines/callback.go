@@ -1,7 +1,6 @@
 package machines
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
@@ -26,8 +25,9 @@ const (
 const SubstitutionHandOffFunctionArn = "HandOffFunctionArn"
 
 // DefaultCallbackTimeout is how long a parked waiter sleeps before it re-checks the lock on its
-// own: the most a lost wake-up can cost.
-const DefaultCallbackTimeout = 1 * time.Minute
+// own: the most a lost wake-up can cost. Each re-check is billed (a retry, a Lambda invocation
+// and a DynamoDB request or two), so it is long next to typical waits.
+const DefaultCallbackTimeout = 5 * time.Minute
 
 // ResourceLambdaInvokeWaitForTaskToken invokes a Lambda function with a task token and waits
 // for the token's outcome.
@@ -53,12 +53,23 @@ const (
 	ErrorInvalidHandOffRequest = "Turnstile.InvalidHandOffRequest"
 )
 
-// waitInQueue parks the execution in the lock's queue until it holds a slot.
+// waitInQueue parks the execution in the lock's queue until it holds a slot. When no wake-up
+// comes within CallbackTimeout the task times out and is retried: the retry parks again (the
+// hand-off function keeps the execution's place, takes a slot handed to it meanwhile, or
+// admits it if a slot is free). After AcquireTimeout in all, it leaves the queue.
 func (b builder) waitInQueue() *asl.Task {
+	period := seconds(b.o.CallbackTimeout)
+	parks := (seconds(b.o.AcquireTimeout) + period - 1) / period
+	retry := append([]*asl.Retrier{{
+		ErrorEquals:     []string{asl.ErrorTimeout},
+		IntervalSeconds: asl.Int(1),
+		MaxAttempts:     asl.Int(max(parks-1, 0)),
+		BackoffRate:     asl.Float(1),
+	}}, handOffRetry()...)
 	return &asl.Task{
 		Transition:     asl.Next(StateRunWork),
 		Resource:       ResourceLambdaInvokeWaitForTaskToken,
-		TimeoutSeconds: asl.Int(seconds(b.o.CallbackTimeout)),
+		TimeoutSeconds: asl.Int(period),
 		Parameters: map[string]any{
 			"FunctionName": b.o.HandOffFunctionArn,
 			"Payload": map[string]any{
@@ -70,32 +81,11 @@ func (b builder) waitInQueue() *asl.Task {
 			},
 		},
 		ResultPath: asl.NullPath(),
-		Retry:      handOffRetry(),
+		Retry:      retry,
 		Catch: []*asl.Catcher{
-			{ErrorEquals: []string{asl.ErrorTimeout}, Next: StateCountQueueWait, ResultPath: asl.NullPath()},
+			{ErrorEquals: []string{asl.ErrorTimeout}, Next: StateLeaveQueue, ResultPath: asl.NullPath()},
 			{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")},
 		},
-	}
-}
-
-// countQueueWait adds one fallback period to the time waited.
-func (b builder) countQueueWait() *asl.Pass {
-	return &asl.Pass{
-		Transition: asl.Next(StateWaitedTooLong),
-		Parameters: map[string]any{
-			"lockName.$":      "$.lockName",
-			"waitedSeconds.$": fmt.Sprintf("States.MathAdd($.waitedSeconds, %d)", seconds(b.o.CallbackTimeout)),
-		},
-	}
-}
-
-// waitedTooLong gives up after AcquireTimeout, or parks again.
-func (b builder) waitedTooLong() *asl.Choice {
-	return &asl.Choice{
-		Choices: []*asl.ChoiceRule{
-			{Variable: "$.waitedSeconds", Operator: "NumericGreaterThanEquals", Value: seconds(b.o.AcquireTimeout), Next: StateLeaveQueue},
-		},
-		Default: StateWaitInQueue,
 	}
 }
 

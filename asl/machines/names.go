@@ -24,10 +24,6 @@ const (
 	// StateWaitInQueue parks the execution in the lock's queue on a task token until it holds
 	// a slot (Callback strategy).
 	StateWaitInQueue = "Wait In Queue"
-	// StateCountQueueWait adds a fallback period to the time waited (Callback strategy).
-	StateCountQueueWait = "Count Queue Wait"
-	// StateWaitedTooLong decides: park again, or give up (Callback strategy).
-	StateWaitedTooLong = "Waited Too Long?"
 	// StateLeaveQueue removes the execution from the queue before it gives up (Callback
 	// strategy).
 	StateLeaveQueue = "Leave Queue"
@@ -65,7 +61,7 @@ func StateNames() []string {
 	return []string{
 		StateCheckLockName, StateInvalidLockName, StatePrepareAcquire, StateAcquireSlot,
 		StateCheckHolder, StateSlotHeld, StateCountWait, StateWaitForSlot,
-		StateWaitInQueue, StateCountQueueWait, StateWaitedTooLong, StateLeaveQueue, StateAcquireTimedOut,
+		StateWaitInQueue, StateLeaveQueue, StateAcquireTimedOut,
 		StateRunWork, StateReleaseSlot, StateHandOffSlot, StateDone, StateReleaseAfterFailure,
 		StateHandOffAfterFailure, StateReraiseWorkError,
 		StateWorkFailed, StateWorkFailedWithoutCause, StateWorkFailedWithoutError, StateLockTableError,

@@ -163,6 +163,8 @@ func (o SemaphoreOptions) checkTiming() *OptionError {
 		return &OptionError{Field: "WaitMax", Value: o.WaitMax, Problem: "must be greater than WaitMin (" + o.WaitMin.String() + ")", Kind: ErrTiming}
 	case o.Timeout > MaxTimeout:
 		return &OptionError{Field: "Timeout", Value: o.Timeout, Problem: "must be at most one year (8760h0m0s)", Kind: ErrTiming}
+	case o.WaitStrategy == WaitCallback && o.CallbackTimeout > o.AcquireTimeout:
+		return &OptionError{Field: "CallbackTimeout", Value: o.CallbackTimeout, Problem: "must be at most AcquireTimeout (" + o.AcquireTimeout.String() + ")", Kind: ErrTiming}
 	case o.AcquireTimeout >= o.Timeout:
 		return &OptionError{Field: "AcquireTimeout", Value: o.AcquireTimeout, Problem: "must be shorter than Timeout (" + o.Timeout.String() + ")", Kind: ErrTiming}
 	}

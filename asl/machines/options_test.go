@@ -47,6 +47,10 @@ func TestSemaphoreRejectsInvalidOptions(t *testing.T) {
 		{"fractional wait", valid(func(o *machines.SemaphoreOptions) { o.WaitMin = 1500 * time.Millisecond }), machines.ErrTiming, "WaitMin", "got 1.5s"},
 		{"negative timeout", valid(func(o *machines.SemaphoreOptions) { o.Timeout = -time.Hour }), machines.ErrTiming, "Timeout", "got -1h0m0s"},
 		{"wait bounds crossed", valid(func(o *machines.SemaphoreOptions) { o.WaitMin, o.WaitMax = 9*time.Second, 3*time.Second }), machines.ErrTiming, "WaitMax", "greater than WaitMin (9s)"},
+		{"unknown wait strategy", valid(func(o *machines.SemaphoreOptions) { o.WaitStrategy = "Spin" }), machines.ErrWaitStrategy, "WaitStrategy", `got "Spin"`},
+		{"callback period above the acquire timeout", valid(func(o *machines.SemaphoreOptions) {
+			o.WaitStrategy, o.CallbackTimeout, o.AcquireTimeout = machines.WaitCallback, 10*time.Minute, 5*time.Minute
+		}), machines.ErrTiming, "CallbackTimeout", "at most AcquireTimeout (5m0s)"},
 		{"timeout over a year", valid(func(o *machines.SemaphoreOptions) { o.Timeout = 366 * 24 * time.Hour }), machines.ErrTiming, "Timeout", "one year"},
 		{"acquire outlasts execution", valid(func(o *machines.SemaphoreOptions) { o.Timeout = 10 * time.Minute }), machines.ErrTiming, "AcquireTimeout", "shorter than Timeout (10m0s)"},
 	}

@@ -19,6 +19,10 @@ const (
 	AttributeQueue = "waitqueue"
 	// AttributeQueueTickets counts the enqueues made on the lock.
 	AttributeQueueTickets = "waitqueuetickets"
+	// AttributeQueueAdmissions counts the waiters admitted from the lock's queue: each woken
+	// waiter learns its admission number, so that admission order can be checked against
+	// arrival order.
+	AttributeQueueAdmissions = "waitqueueadmissions"
 	// AttributeWaiterTokenPrefix, followed by a waiter's execution ARN, names the attribute that
 	// holds the waiter's task token.
 	AttributeWaiterTokenPrefix = "waittoken "

@@ -43,8 +43,6 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 	if callback {
 		states = append(states,
 			asl.NamedState{Name: StateWaitInQueue, State: b.waitInQueue()},
-			asl.NamedState{Name: StateCountQueueWait, State: b.countQueueWait()},
-			asl.NamedState{Name: StateWaitedTooLong, State: b.waitedTooLong()},
 			asl.NamedState{Name: StateLeaveQueue, State: b.leaveQueue()},
 		)
 	} else {

@@ -59,6 +59,7 @@ type Stack struct {
 	Bus *eventbus.Bus
 
 	dynalite *dynalite.Server
+	counter  *requestCounter
 	api      *sfnapi.Server
 	ids      *eventbus.IDSource
 	logf     func(format string, args ...any)
@@ -98,7 +99,10 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if s.dynalite, err = dynalite.Start(ctx, dynalite.Options{ToolsDir: opts.ToolsDir}); err != nil {
 		return nil, err
 	}
-	ddb, err := dynalite.NewClient(ctx, s.dynalite.Endpoint())
+	if s.counter, err = startRequestCounter(s.dynalite.Endpoint()); err != nil {
+		return nil, err
+	}
+	ddb, err := dynalite.NewClient(ctx, s.counter.url)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +128,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if err := bindFunctions(s.Lambda, tmpl, opts.Handlers, env, opts.Seed); err != nil {
 		return nil, err
 	}
-	ddbIntegration, err := dynamo.New(s.dynalite.Endpoint())
+	ddbIntegration, err := dynamo.New(s.counter.url)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +150,10 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	}
 	return s, nil
 }
+
+// DynamoDBRequests is the number of DynamoDB requests the stack's state machines and functions
+// have sent so far (retries included); reads through DynamoDBEndpoint are not counted.
+func (s *Stack) DynamoDBRequests() int64 { return s.counter.count.Load() }
 
 // APIURL is the loopback URL of the Step Functions API.
 func (s *Stack) APIURL() string { return s.api.URL() }
@@ -201,6 +209,9 @@ func (s *Stack) Close() error {
 	}
 	if s.Lambda != nil {
 		errs = append(errs, s.Lambda.Close(shutdown))
+	}
+	if s.counter != nil {
+		errs = append(errs, s.counter.close())
 	}
 	if s.dynalite != nil {
 		errs = append(errs, s.dynalite.Close())

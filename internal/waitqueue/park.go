@@ -3,9 +3,8 @@ package waitqueue
 import (
 	"context"
 	"fmt"
-	"strconv"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 )
 
 // ParkResult says what Park did.
@@ -36,7 +35,7 @@ func (q *Queue) Park(ctx context.Context, lock string, limit int, execution, tok
 			return ParkResult{}, err
 		}
 		if ok {
-			return ParkResult{Queued: true, Ticket: ticketOf(out.Attributes)}, nil
+			return ParkResult{Queued: true, Ticket: counterOf(out.Attributes, machines.AttributeQueueTickets)}, nil
 		}
 		st, err := q.read(ctx, lock)
 		if err != nil {
@@ -53,8 +52,8 @@ func (q *Queue) Park(ctx context.Context, lock string, limit int, execution, tok
 // parkAfterRead decides, from a read made after the enqueue's condition failed, what the
 // waiter does; done is false when the lock changed in between and Park must try again.
 func (q *Queue) parkAfterRead(ctx context.Context, lock string, limit int, execution, token string, st lockState) (ParkResult, bool, error) {
-	admitted := func() (ParkResult, bool, error) {
-		if err := q.wake(ctx, token, Wake{GrantedBy: execution}); err != nil {
+	admitted := func(admission int64) (ParkResult, bool, error) {
+		if err := q.wake(ctx, token, Wake{GrantedBy: execution, Admission: admission}); err != nil {
 			return ParkResult{}, true, fmt.Errorf("%w: complete the task of %s: %w", ErrBusy, execution, err)
 		}
 		return ParkResult{Admitted: true}, true, nil
@@ -63,19 +62,20 @@ func (q *Queue) parkAfterRead(ctx context.Context, lock string, limit int, execu
 	switch {
 	case st.holders[execution]:
 		// Handed a slot (its wake-up was lost), or its acquire landed although its reply did not.
-		return admitted()
+		return admitted(0)
 	case st.count < limit && len(st.queue) > 0:
 		// A free slot while executions wait (the limit was raised, or a release raced): the
 		// oldest takes it, which may be the caller.
 		head := st.queue[0]
-		ok, _, err := q.update(ctx, lock, admitHeadWrite(head, q.timestamp(), limit))
-		switch {
-		case err != nil || !ok:
+		ok, out, err := q.update(ctx, lock, admitHeadWrite(head, q.timestamp(), limit))
+		if err != nil || !ok {
 			return ParkResult{}, false, err
-		case head == execution:
-			return admitted()
 		}
-		dead, err := q.wakeOrFindDead(ctx, head, st.tokens[head], head)
+		admission := counterOf(out.Attributes, machines.AttributeQueueAdmissions)
+		if head == execution {
+			return admitted(admission)
+		}
+		dead, err := q.wakeOrFindDead(ctx, head, st.tokens[head], Wake{GrantedBy: head, Admission: admission})
 		if err == nil && dead {
 			_, err = q.Release(ctx, lock, head)
 		}
@@ -92,17 +92,7 @@ func (q *Queue) parkAfterRead(ctx context.Context, lock string, limit int, execu
 	case err != nil || !ok:
 		return ParkResult{}, false, err
 	case w.what == "acquire":
-		return admitted()
+		return admitted(0)
 	}
 	return ParkResult{Queued: true}, true, nil
-}
-
-// ticketOf reads the ticket counter from an enqueue's UPDATED_NEW attributes.
-func ticketOf(attrs map[string]types.AttributeValue) int64 {
-	n, ok := attrs[ticketsAttribute].(*types.AttributeValueMemberN)
-	if !ok {
-		return 0
-	}
-	v, _ := strconv.ParseInt(n.Value, 10, 64)
-	return v
 }

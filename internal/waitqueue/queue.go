@@ -69,6 +69,9 @@ type Wake struct {
 	// GrantedBy is the execution whose slot the waiter took over, or the waiter itself when it
 	// took a free slot.
 	GrantedBy string `json:"grantedBy"`
+	// Admission is the waiter's number in the order of admissions from the lock's queue; 0
+	// for an execution that took a free slot without queueing.
+	Admission int64 `json:"admission,omitempty"`
 }
 
 // read reads the lock item, strongly consistent.

@@ -52,6 +52,11 @@ func TestHandOffFollowsEnqueueOrder(t *testing.T) {
 	if got := f.wokenOrder(); !slices.Equal(got, want) {
 		t.Fatalf("woken %v, want %v", got, want)
 	}
+	for i, tok := range want {
+		if w := f.woken[tok]; w.Admission != int64(i+1) || w.GrantedBy != execution(i) {
+			t.Errorf("wake %d = %+v, want admission %d granted by e%d", i, w, i+1, i)
+		}
+	}
 	if res, err := q.Release(ctx, lockName, execution(3)); err != nil || !res.Released || len(res.HandedTo) != 0 {
 		t.Fatalf("the last release = %+v, %v", res, err)
 	}

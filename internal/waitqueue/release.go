@@ -3,6 +3,8 @@ package waitqueue
 import (
 	"context"
 	"fmt"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 )
 
 // ReleaseResult says what Release did.
@@ -76,7 +78,7 @@ func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own b
 	} else {
 		w = handOffWrite(holder, head, st.tokens[head], q.timestamp())
 	}
-	ok, _, err := q.update(ctx, lock, w)
+	ok, out, err := q.update(ctx, lock, w)
 	if err != nil || !ok || st.holders[head] {
 		return "", false, err
 	}
@@ -84,7 +86,8 @@ func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own b
 		res.Released = true
 	}
 	res.HandedTo = append(res.HandedTo, head)
-	dead, err := q.wakeOrFindDead(ctx, head, st.tokens[head], holder)
+	wake := Wake{GrantedBy: holder, Admission: counterOf(out.Attributes, machines.AttributeQueueAdmissions)}
+	dead, err := q.wakeOrFindDead(ctx, head, st.tokens[head], wake)
 	if err != nil || !dead {
 		return "", true, err
 	}
@@ -94,11 +97,11 @@ func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own b
 // wakeOrFindDead wakes a waiter that was just handed a slot. If its task cannot be completed,
 // dead reports whether its execution is not RUNNING (the slot must go on); a RUNNING waiter
 // finds its slot itself when its task times out and it parks again.
-func (q *Queue) wakeOrFindDead(ctx context.Context, waiter, token, grantedBy string) (dead bool, err error) {
+func (q *Queue) wakeOrFindDead(ctx context.Context, waiter, token string, w Wake) (dead bool, err error) {
 	if token == "" {
 		return false, nil
 	}
-	if q.wake(ctx, token, Wake{GrantedBy: grantedBy}) == nil {
+	if q.wake(ctx, token, w) == nil {
 		return false, nil
 	}
 	alive, err := q.running(ctx, waiter)

@@ -68,12 +68,14 @@ func acquireWrite(execution, now string, limit int) write {
 func admitHeadWrite(head, now string, limit int) write {
 	return write{
 		what:      "admit the oldest waiter",
-		update:    "SET #count = #count + :one, #head = :now REMOVE #queue[0], #token",
+		update:    "SET #count = #count + :one, #head = :now, #admissions = if_not_exists(#admissions, :zero) + :one REMOVE #queue[0], #token",
 		condition: "#count < :limit AND #queue[0] = :head AND attribute_not_exists(#head)",
 		names: map[string]string{
 			"#count": machines.AttributeHolderCount, "#head": head, "#queue": machines.AttributeQueue, "#token": tokenAttribute(head),
+			"#admissions": machines.AttributeQueueAdmissions,
 		},
-		values: map[string]types.AttributeValue{":one": num(1), ":now": str(now), ":limit": num(limit), ":head": str(head)},
+		values:       map[string]types.AttributeValue{":one": num(1), ":zero": num(0), ":now": str(now), ":limit": num(limit), ":head": str(head)},
+		returnValues: types.ReturnValueUpdatedNew,
 	}
 }
 
@@ -83,12 +85,14 @@ func admitHeadWrite(head, now string, limit int) write {
 func handOffWrite(holder, head, headToken, now string) write {
 	w := write{
 		what:      "hand the slot off",
-		update:    "SET #head = :now REMOVE #holder, #queue[0], #token",
+		update:    "SET #head = :now, #admissions = if_not_exists(#admissions, :zero) + :one REMOVE #holder, #queue[0], #token",
 		condition: "attribute_exists(#holder) AND #queue[0] = :head AND attribute_not_exists(#head) AND #token = :token",
 		names: map[string]string{
 			"#holder": holder, "#head": head, "#queue": machines.AttributeQueue, "#token": tokenAttribute(head),
+			"#admissions": machines.AttributeQueueAdmissions,
 		},
-		values: map[string]types.AttributeValue{":now": str(now), ":head": str(head), ":token": str(headToken)},
+		values:       map[string]types.AttributeValue{":now": str(now), ":head": str(head), ":token": str(headToken), ":zero": num(0), ":one": num(1)},
+		returnValues: types.ReturnValueUpdatedNew,
 	}
 	if headToken == "" {
 		w.condition = "attribute_exists(#holder) AND #queue[0] = :head AND attribute_not_exists(#head) AND attribute_not_exists(#token)"
@@ -119,5 +123,12 @@ func dequeueWrite(execution string, i int) write {
 	}
 }
 
-// ticketsAttribute is the ticket counter's attribute.
-const ticketsAttribute = machines.AttributeQueueTickets
+// counterOf reads a counter attribute from a write's UPDATED_NEW attributes (0 when absent).
+func counterOf(attrs map[string]types.AttributeValue, name string) int64 {
+	n, ok := attrs[name].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0
+	}
+	v, _ := strconv.ParseInt(n.Value, 10, 64)
+	return v
+}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 )
 
 // Trace is what one execution's history says about it.
@@ -28,6 +30,12 @@ type Trace struct {
 	Transitions int `json:"transitions"`
 	// DynamoDBRequests counts the DynamoDB requests the execution's tasks made.
 	DynamoDBRequests int `json:"dynamodbRequests"`
+	// LockName, Ticket and Admission are set for an execution that joined a wait queue
+	// (Callback strategy): its lock, its place in the order of arrival, and its number in the
+	// order of admissions from the queue (0 if it was not admitted from the queue).
+	LockName  string `json:"lockName,omitempty"`
+	Ticket    int64  `json:"ticket,omitempty"`
+	Admission int64  `json:"admission,omitempty"`
 }
 
 // Worked reports whether the execution entered the work step.
@@ -38,6 +46,7 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 	t := &Trace{ExecutionArn: arn}
 	taskEntries := 0
 	taskSchedules := 0
+	current := ""
 	for _, e := range events {
 		at := time.Time{}
 		if e.Timestamp != nil {
@@ -52,7 +61,8 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 			if e.Type == types.HistoryEventTypeTaskStateEntered {
 				taskEntries++
 			}
-			if name := enteredName(e); name == workState && t.WorkStarted.IsZero() {
+			current = enteredName(e)
+			if current == workState && t.WorkStarted.IsZero() {
 				t.WorkStarted = at
 			}
 		case strings.HasSuffix(typ, "StateExited"):
@@ -68,7 +78,18 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 			if !t.WorkStarted.IsZero() && t.WorkEnded.IsZero() {
 				t.WorkEnded = at
 			}
+		case e.Type == types.HistoryEventTypeTaskSubmitted && current == machines.StateWaitInQueue:
+			if d := e.TaskSubmittedEventDetails; d != nil && t.Ticket == 0 {
+				t.Ticket = readPark(d.Output).Payload.Park.Ticket
+			}
+		case e.Type == types.HistoryEventTypeTaskSucceeded && current == machines.StateWaitInQueue:
+			if d := e.TaskSucceededEventDetails; d != nil {
+				t.Admission = readPark(d.Output).Admission
+			}
 		case e.Type == types.HistoryEventTypeTaskScheduled:
+			if d := e.TaskScheduledEventDetails; d != nil && current == machines.StateWaitInQueue && d.Parameters != nil {
+				t.LockName = readPark(d.Parameters).Payload.LockName
+			}
 			taskSchedules++
 			// resourceType is "dynamodb" for optimized integrations, "aws-sdk:dynamodb" for SDK ones.
 			if d := e.TaskScheduledEventDetails; d != nil && d.ResourceType != nil && strings.HasSuffix(*d.ResourceType, "dynamodb") {

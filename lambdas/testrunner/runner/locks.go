@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 )
 
 // LockItem is one lock as the table holds it.
@@ -20,6 +22,8 @@ type LockItem struct {
 	Count int `json:"count"`
 	// Holders are the holder attributes (execution ARNs), sorted.
 	Holders []string `json:"holders"`
+	// Waiting are the executions still in the lock's wait queue (Callback strategy).
+	Waiting []string `json:"waiting,omitempty"`
 }
 
 // Leaked is the number of slots the item still holds: the larger of its counter and its
@@ -38,7 +42,7 @@ func (r *Runner) settledLocks(ctx context.Context, cfg Config) ([]LockItem, erro
 		}
 		held := 0
 		for _, l := range locks {
-			held += l.Leaked()
+			held += l.Leaked() + len(l.Waiting)
 		}
 		if held == 0 || time.Now().After(deadline) {
 			return locks, nil
@@ -75,7 +79,8 @@ func (r *Runner) scanLocks(ctx context.Context, cfg Config) ([]LockItem, error) 
 	return locks, nil
 }
 
-// lockItemOf reads a lock item: the key, the counter, and every other attribute as a holder.
+// lockItemOf reads a lock item: the key, the counter, the holders (machines.IsHolderAttribute)
+// and the wait queue.
 func lockItemOf(item map[string]ddbtypes.AttributeValue, countAttr string) (LockItem, error) {
 	var l LockItem
 	if s, ok := item[LockNameKey].(*ddbtypes.AttributeValueMemberS); ok {
@@ -88,9 +93,18 @@ func lockItemOf(item map[string]ddbtypes.AttributeValue, countAttr string) (Lock
 		}
 		l.Count = c
 	}
-	for k := range item {
-		if k != LockNameKey && k != countAttr {
+	for k, v := range item {
+		switch {
+		case machines.IsHolderAttribute(k):
 			l.Holders = append(l.Holders, k)
+		case k == machines.AttributeQueue:
+			if list, ok := v.(*ddbtypes.AttributeValueMemberL); ok {
+				for _, e := range list.Value {
+					if s, ok := e.(*ddbtypes.AttributeValueMemberS); ok {
+						l.Waiting = append(l.Waiting, s.Value)
+					}
+				}
+			}
 		}
 	}
 	sort.Strings(l.Holders)

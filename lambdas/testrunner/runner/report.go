@@ -35,6 +35,15 @@ type Report struct {
 	Locks []LockItem `json:"locks,omitempty"`
 	// LeakedSlots is the number of slots still held after the run settled.
 	LeakedSlots int `json:"leakedSlots"`
+	// WaitersLeft is the number of executions still in a wait queue after the run settled.
+	WaitersLeft int `json:"waitersLeft"`
+	// Queued counts the executions that joined a wait queue (Callback strategy).
+	Queued int `json:"queued"`
+	// AdmittedFromQueue counts the queued executions that were admitted from the queue.
+	AdmittedFromQueue int `json:"admittedFromQueue"`
+	// AdmissionOrderInversions counts, per lock, the waiters admitted from the queue before a
+	// waiter that had joined it earlier: 0 means admission order equals enqueue order.
+	AdmissionOrderInversions int `json:"admissionOrderInversions"`
 	// Executions are the per-execution traces, in start order.
 	Executions []*Trace `json:"executions,omitempty"`
 }
@@ -70,6 +79,7 @@ func newReport(cfg Config, traces []*Trace) *Report {
 	r.MaxConcurrentWork = maxOverlap(traces)
 	r.WaitForSlot = statsOf(waits)
 	r.HandOff = statsOf(handOffs(traces))
+	r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions = admissionOrder(traces)
 	if n := len(traces); n > 0 {
 		r.TransitionsPerExecution = float64(transitions) / float64(n)
 		r.DynamoDBRequestsPerExecution = float64(requests) / float64(n)
@@ -80,8 +90,9 @@ func newReport(cfg Config, traces []*Trace) *Report {
 // setLocks records the lock items and the slots they still hold.
 func (r *Report) setLocks(locks []LockItem) {
 	r.Locks = locks
-	r.LeakedSlots = 0
+	r.LeakedSlots, r.WaitersLeft = 0, 0
 	for _, l := range locks {
 		r.LeakedSlots += l.Leaked()
+		r.WaitersLeft += len(l.Waiting)
 	}
 }
