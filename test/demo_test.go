@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
+	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
 )
 
 // TestOriginalDemoNeverExceedsTheLimitAndLeaksNothing runs the original demo on the synthesized
@@ -24,8 +26,21 @@ func TestSmallDemoWithManyFailures(t *testing.T) {
 	checkDemo(t, cfg, 24, 7)
 }
 
+// TestCallbackDemoIsFIFOAndLeaksNothing runs the original demo with the Callback wait
+// strategy: waiters park in the lock's queue and are woken, oldest first, by the releases.
+func TestCallbackDemoIsFIFOAndLeaksNothing(t *testing.T) {
+	cfg := demo.DefaultConfig()
+	cfg.WaitStrategy = semaphore.WaitCallback
+	r := checkDemo(t, cfg, 100, 3)
+	t.Logf("queued %d, admitted from the queue %d, out of order %d, left %d; hand-off p50 %.3fs p99 %.3fs",
+		r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft, r.HandOff.P50, r.HandOff.P99)
+	if r.Queued < 90 || r.AdmittedFromQueue != r.Queued {
+		t.Errorf("%d executions queued and %d were admitted from the queue; want at least 90, all admitted", r.Queued, r.AdmittedFromQueue)
+	}
+}
+
 // checkDemo runs executions of the demo app built from cfg and checks the semaphore's promises.
-func checkDemo(t *testing.T, cfg demo.Config, executions int, seed uint64) {
+func checkDemo(t *testing.T, cfg demo.Config, executions int, seed uint64) *runner.Report {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -56,4 +71,5 @@ func checkDemo(t *testing.T, cfg demo.Config, executions int, seed uint64) {
 	if len(r.Locks) != 1 || r.Locks[0].Name != cfg.LockName || r.Locks[0].Count != 0 || len(r.Locks[0].Holders) != 0 {
 		t.Errorf("lock items after the run = %+v, want one %s item with count 0 and no holders", r.Locks, cfg.LockName)
 	}
+	return r
 }

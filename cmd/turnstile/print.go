@@ -23,6 +23,7 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	}
 	fmt.Fprintf(tw, "Most inside the work at once\t%d of %d\t%s\n", r.MaxConcurrentWork, res.Limit, verdict)
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: total work / limit = %.1f s)\t\n", res.MakespanOverIdeal, res.IdealMakespanSeconds)
+	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
 	fmt.Fprintf(tw, "Undelivered events\t%d\t\n", res.DeadLetters)
 	fmt.Fprintf(tw, "Wall time\t%.1f s\t\n", res.WallSeconds)
 	if f.chart != "" {
@@ -44,7 +45,14 @@ func printReport(tw *tabwriter.Writer, r *runner.Report) {
 	fmt.Fprintf(tw, "Makespan\t%.1f s\t\n", r.MakespanSeconds)
 	fmt.Fprintf(tw, "Wait for a slot\tmean %.1f s, p99 %.1f s\t\n", r.WaitForSlot.Mean, r.WaitForSlot.P99)
 	fmt.Fprintf(tw, "Hand-off, release to next start\tp50 %.2f s, p99 %.2f s (%d hand-offs)\t\n", r.HandOff.P50, r.HandOff.P99, r.HandOff.Count)
-	fmt.Fprintf(tw, "Per execution\t%.1f billed state transitions, %.1f DynamoDB requests\t\n", r.TransitionsPerExecution, r.DynamoDBRequestsPerExecution)
+	fmt.Fprintf(tw, "Per execution, from its history\t%.1f billed state transitions, %.1f DynamoDB requests of its own tasks\t\n", r.TransitionsPerExecution, r.DynamoDBRequestsPerExecution)
+	if r.Queued > 0 {
+		order := "ok"
+		if r.AdmissionOrderInversions > 0 {
+			order = "OUT OF ORDER"
+		}
+		fmt.Fprintf(tw, "Wait queue\t%d queued, %d admitted from the queue, %d out of enqueue order, %d left\t%s\n", r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft, order)
+	}
 }
 
 // failures renders " (WorkFailed: 9, …)", errors sorted by name.

@@ -67,10 +67,18 @@ type Result struct {
 	RunSeconds float64 `json:"runSeconds"`
 	// DeadLetters counts the status-change events the bus could not deliver.
 	DeadLetters int `json:"deadLetters"`
+	// TransitionsPerExecution is the billed state transitions per semaphore execution, those
+	// of the cleanup machine and the redrive guard included.
+	TransitionsPerExecution float64 `json:"transitionsPerExecution"`
+	// DynamoDBRequestsPerExecution is the DynamoDB requests per semaphore execution, counted
+	// at the server: the machines' tasks, the hand-off function, the cleanup and the
+	// reconciler, retries included.
+	DynamoDBRequestsPerExecution float64 `json:"dynamodbRequestsPerExecution"`
 }
 
 // Violations lists the promises the run broke: more executions inside the work than the limit,
-// or slots still held once everything settled.
+// slots still held or executions still queued once everything settled, or waiters admitted
+// out of their enqueue order.
 func (r *Result) Violations() []string {
 	var out []string
 	if r.Report.MaxConcurrentWork > r.Limit {
@@ -78,6 +86,12 @@ func (r *Result) Violations() []string {
 	}
 	if r.Report.LeakedSlots > 0 {
 		out = append(out, fmt.Sprintf("%d slots were still held after the run settled", r.Report.LeakedSlots))
+	}
+	if r.Report.WaitersLeft > 0 {
+		out = append(out, fmt.Sprintf("%d executions were still in a wait queue after the run settled", r.Report.WaitersLeft))
+	}
+	if r.Report.AdmissionOrderInversions > 0 {
+		out = append(out, fmt.Sprintf("%d waiters were admitted before a waiter that had queued earlier", r.Report.AdmissionOrderInversions))
 	}
 	return out
 }
@@ -160,7 +174,16 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	requests := st.DynamoDBRequests()
+	helpers, err := helperTransitions(ctx, st, machine.ARN)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{Report: report, Limit: limit, StateMachineArn: machine.ARN, DeadLetters: len(st.DeadLetters())}
+	if n := float64(report.Started); n > 0 {
+		res.TransitionsPerExecution = report.TransitionsPerExecution + float64(helpers)/n
+		res.DynamoDBRequestsPerExecution = float64(requests) / n
+	}
 	res.IdealMakespanSeconds = report.WorkSeconds / float64(limit)
 	if res.IdealMakespanSeconds > 0 {
 		res.MakespanOverIdeal = report.MakespanSeconds / res.IdealMakespanSeconds

@@ -237,3 +237,21 @@ func TestBadRequests(t *testing.T) {
 		t.Errorf("New without a table: %v", err)
 	}
 }
+
+// TestLocksQueueIndependently: a full lock with waiters does not hold back another lock of the
+// same table (per-key locks, LockNamePath): each lock item has its own queue.
+func TestLocksQueueIndependently(t *testing.T) {
+	q, _, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 1)
+	if res, err := q.Park(ctx, lockName, 1, execution(1), token(execution(1), 0)); err != nil || !res.Queued {
+		t.Fatalf("park on the full lock = %+v, %v", res, err)
+	}
+	res, err := q.Park(ctx, "other", 1, execution(2), token(execution(2), 0))
+	if err != nil || !res.Admitted {
+		t.Fatalf("park on another lock = %+v, %v; want admitted at once", res, err)
+	}
+	if l := readLock(t, table); len(l.queue) != 1 || l.count != 1 {
+		t.Fatalf("the first lock changed: %+v", l)
+	}
+}

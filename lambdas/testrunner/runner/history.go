@@ -43,9 +43,7 @@ func (t *Trace) Worked() bool { return !t.WorkStarted.IsZero() }
 
 // traceOf reads one execution's history, in event order, with the work and release states named.
 func traceOf(arn string, events []types.HistoryEvent, workState string, releaseStates []string) *Trace {
-	t := &Trace{ExecutionArn: arn}
-	taskEntries := 0
-	taskSchedules := 0
+	t := &Trace{ExecutionArn: arn, Transitions: Transitions(events)}
 	current := ""
 	for _, e := range events {
 		at := time.Time{}
@@ -57,10 +55,6 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 		case e.Type == types.HistoryEventTypeExecutionStarted:
 			t.Started = at
 		case strings.HasSuffix(typ, "StateEntered"):
-			t.Transitions++
-			if e.Type == types.HistoryEventTypeTaskStateEntered {
-				taskEntries++
-			}
 			current = enteredName(e)
 			if current == workState && t.WorkStarted.IsZero() {
 				t.WorkStarted = at
@@ -90,7 +84,6 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 			if d := e.TaskScheduledEventDetails; d != nil && current == machines.StateWaitInQueue && d.Parameters != nil {
 				t.LockName = readPark(d.Parameters).Payload.LockName
 			}
-			taskSchedules++
 			// resourceType is "dynamodb" for optimized integrations, "aws-sdk:dynamodb" for SDK ones.
 			if d := e.TaskScheduledEventDetails; d != nil && d.ResourceType != nil && strings.HasSuffix(*d.ResourceType, "dynamodb") {
 				t.DynamoDBRequests++
@@ -108,13 +101,28 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 			t.Status, t.Ended, t.Error = "ABORTED", at, "Aborted"
 		}
 	}
-	if retries := taskSchedules - taskEntries; retries > 0 {
-		t.Transitions += retries
-	}
 	if t.Worked() && t.WorkEnded.IsZero() {
 		t.WorkEnded = t.Ended
 	}
 	return t
+}
+
+// Transitions counts the billed state transitions of one execution's history: every state
+// entered, plus every task attempt after the first (a retry is billed as a transition).
+func Transitions(events []types.HistoryEvent) int {
+	entered, taskEntries, taskSchedules := 0, 0, 0
+	for _, e := range events {
+		switch {
+		case strings.HasSuffix(string(e.Type), "StateEntered"):
+			entered++
+			if e.Type == types.HistoryEventTypeTaskStateEntered {
+				taskEntries++
+			}
+		case e.Type == types.HistoryEventTypeTaskScheduled:
+			taskSchedules++
+		}
+	}
+	return entered + max(taskSchedules-taskEntries, 0)
 }
 
 func enteredName(e types.HistoryEvent) string {

@@ -143,10 +143,15 @@ func (r *Runner) waitAll(ctx context.Context, cfg Config, arns []string) error {
 
 // history returns every event of one execution, oldest first.
 func (r *Runner) history(ctx context.Context, arn string) ([]types.HistoryEvent, error) {
+	return History(ctx, r.StepFunctions, arn)
+}
+
+// History returns every event of one execution, with its data, oldest first.
+func History(ctx context.Context, client sfn.GetExecutionHistoryAPIClient, arn string) ([]types.HistoryEvent, error) {
 	var events []types.HistoryEvent
-	p := sfn.NewGetExecutionHistoryPaginator(r.StepFunctions, &sfn.GetExecutionHistoryInput{
+	p := sfn.NewGetExecutionHistoryPaginator(client, &sfn.GetExecutionHistoryInput{
 		ExecutionArn:         aws.String(arn),
-		IncludeExecutionData: aws.Bool(false),
+		IncludeExecutionData: aws.Bool(true), // the wait queue's tickets and admissions
 		MaxResults:           1000,
 	})
 	for p.HasMorePages() {
