@@ -86,17 +86,37 @@ func substitute(def string, subs map[string]string) string {
 // applied, is exactly the golden ASL of asl/machines for the same options, substitutions
 // applied: what the golden file shows is what CloudFormation deploys.
 func TestDefinitionIsGoldenASL(t *testing.T) {
-	sm := stateMachine(t, lambdaStack)
 	tableID, _ := onlyTable(t, lambdaStack)
 	wantSubs := map[string]string{
 		machines.SubstitutionTableName:       "Ref(" + tableID + ")",
 		machines.SubstitutionWorkFunctionArn: "GetAtt(WorkBF636A8B.Arn)",
 	}
+	checkGoldenDefinition(t, lambdaStack, goldenDefault, wantSubs)
+}
+
+// TestCallbackDefinitionIsGoldenASL is TestDefinitionIsGoldenASL for the Callback strategy,
+// whose definition also names the hand-off function.
+func TestCallbackDefinitionIsGoldenASL(t *testing.T) {
+	tableID, _ := onlyTable(t, callbackStack)
+	handOffID, _ := handOffFunction(t, callbackStack)
+	wantSubs := map[string]string{
+		machines.SubstitutionTableName:          "Ref(" + tableID + ")",
+		machines.SubstitutionWorkFunctionArn:    "GetAtt(WorkBF636A8B.Arn)",
+		machines.SubstitutionHandOffFunctionArn: "GetAtt(" + handOffID + ".Arn)",
+	}
+	checkGoldenDefinition(t, callbackStack, filepath.Join("..", "..", "asl", "machines", "testdata", "semaphore-callback.asl.json"), wantSubs)
+}
+
+// checkGoldenDefinition compares f's deployed definition with the golden file, both with
+// wantSubs applied.
+func checkGoldenDefinition(t *testing.T, f fixture, goldenPath string, wantSubs map[string]string) {
+	t.Helper()
+	sm := stateMachine(t, f)
 	subs := substitutions(sm)
 	if compact(subs) != compact(wantSubs) {
 		t.Errorf("DefinitionSubstitutions = %v, want %v", subs, wantSubs)
 	}
-	golden, err := os.ReadFile(goldenDefault)
+	golden, err := os.ReadFile(goldenPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +126,7 @@ func TestDefinitionIsGoldenASL(t *testing.T) {
 	}
 	got := resolvedDefinition(t, sm)
 	if wantDef := substitute(want.String(), wantSubs); got != wantDef {
-		t.Errorf("deployed definition differs from %s:\n got: %s\nwant: %s", goldenDefault, got, wantDef)
+		t.Errorf("deployed definition differs from %s:\n got: %s\nwant: %s", goldenPath, got, wantDef)
 	}
 	if strings.Contains(got, "${") {
 		t.Errorf("a placeholder is left unresolved: %s", got)

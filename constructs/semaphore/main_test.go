@@ -39,6 +39,9 @@ var (
 	childStack fixture
 	// chainStack: a chain of the caller's own states, one of them a Lambda task.
 	chainStack fixture
+	// callbackStack: lambdaStack's semaphore waiting with the Callback strategy, and the
+	// golden semaphore-callback.asl.json.
+	callbackStack fixture
 )
 
 // TestMain builds the fixture stacks and synthesizes them once, with the CloudFormation
@@ -60,7 +63,8 @@ func TestMain(m *testing.M) {
 	lambdaStack = newLambdaStack(app)
 	childStack = newChildStack(app)
 	chainStack = newChainStack(app)
-	for _, f := range []*fixture{&lambdaStack, &childStack, &chainStack} {
+	callbackStack = newCallbackStack(app)
+	for _, f := range []*fixture{&lambdaStack, &childStack, &chainStack, &callbackStack} {
 		f.template = assertions.Template_FromStack(f.stack, nil)
 		f.json = *f.template.ToJSON()
 	}
@@ -82,6 +86,17 @@ func newLambdaStack(app awscdk.App) fixture {
 		LockName:     "MySemaphore",
 		Limit:        5,
 		WorkFunction: echoFunction(stack, "Work"),
+	})
+	return fixture{stack: stack, sem: sem}
+}
+
+func newCallbackStack(app awscdk.App) fixture {
+	stack := awscdk.NewStack(app, jsii.String("CallbackWait"), nil)
+	sem := semaphore.New(stack, jsii.String("Semaphore"), &semaphore.Props{
+		LockName:     "MySemaphore",
+		Limit:        5,
+		WorkFunction: echoFunction(stack, "Work"),
+		WaitStrategy: semaphore.WaitCallback,
 	})
 	return fixture{stack: stack, sem: sem}
 }

@@ -200,7 +200,7 @@ var assetHash = regexp.MustCompile(`[0-9a-f]{64}`)
 // TestTemplateGolden compares each synthesized template with testdata/<stack>.template.json
 // (rewritten with -update), asset hashes normalized.
 func TestTemplateGolden(t *testing.T) {
-	for _, f := range []fixture{lambdaStack, childStack, chainStack} {
+	for _, f := range []fixture{lambdaStack, childStack, chainStack, callbackStack} {
 		name := *f.stack.StackName()
 		t.Run(name, func(t *testing.T) {
 			out, err := json.MarshalIndent(f.json, "", "  ")
