@@ -86,6 +86,7 @@ func startCleanupStack(t *testing.T) *stack.Stack {
 func TestMain(m *testing.M) {
 	code := m.Run()
 	closeTimedStack()
+	closeCallbackStack()
 	if st := cleanupStack.st; st != nil {
 		_ = st.Close()
 	}
@@ -95,10 +96,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// lock is the lock item as read: its counter and its holders.
+// lock is the lock item as read: its counter, its holders and its wait queue.
 type lock struct {
 	count   int
 	holders []string
+	queue   []string
 }
 
 // readLock reads the demo lock, strongly consistent.
@@ -126,8 +128,12 @@ func readLock(t *testing.T, st *stack.Stack) lock {
 		switch {
 		case name == machines.AttributeHolderCount:
 			l.count, _ = strconv.Atoi(v.(*types.AttributeValueMemberN).Value)
-		case strings.Contains(name, ":execution:"):
+		case machines.IsHolderAttribute(name):
 			l.holders = append(l.holders, name)
+		case name == machines.AttributeQueue:
+			for _, e := range v.(*types.AttributeValueMemberL).Value {
+				l.queue = append(l.queue, e.(*types.AttributeValueMemberS).Value)
+			}
 		}
 	}
 	slices.Sort(l.holders)
