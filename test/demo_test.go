@@ -13,10 +13,12 @@ import (
 )
 
 // TestOriginalDemoNeverExceedsTheLimitAndLeaksNothing runs the original demo on the synthesized
-// stack: 100 executions through a semaphore of limit 5, each working 15 s and failing one time
-// in ten.
+// stack with the Poll strategy: 100 executions through a semaphore of limit 5, each working
+// 15 s and failing one time in ten.
 func TestOriginalDemoNeverExceedsTheLimitAndLeaksNothing(t *testing.T) {
-	checkDemo(t, demo.DefaultConfig(), 100, 1)
+	cfg := demo.DefaultConfig()
+	cfg.WaitStrategy = semaphore.WaitPoll
+	checkDemo(t, cfg, 100, 1)
 }
 
 // TestSmallDemoWithManyFailures runs a smaller semaphore with more failures.
@@ -26,11 +28,13 @@ func TestSmallDemoWithManyFailures(t *testing.T) {
 	checkDemo(t, cfg, 24, 7)
 }
 
-// TestCallbackDemoIsFIFOAndLeaksNothing runs the original demo with the Callback wait
-// strategy: waiters park in the lock's queue and are woken, oldest first, by the releases.
+// TestCallbackDemoIsFIFOAndLeaksNothing runs the original demo with the default (Callback)
+// wait strategy: waiters park in the lock's queue and are woken, oldest first, by the releases.
 func TestCallbackDemoIsFIFOAndLeaksNothing(t *testing.T) {
 	cfg := demo.DefaultConfig()
-	cfg.WaitStrategy = semaphore.WaitCallback
+	if cfg.WaitStrategy != semaphore.WaitCallback {
+		t.Fatalf("the demo waits with %q by default, want %q", cfg.WaitStrategy, semaphore.WaitCallback)
+	}
 	r := checkDemo(t, cfg, 100, 3)
 	t.Logf("queued %d, admitted from the queue %d, out of order %d, left %d; hand-off p50 %.3fs p99 %.3fs",
 		r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft, r.HandOff.P50, r.HandOff.P99)

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
@@ -155,7 +156,10 @@ func (c *cleanup) newMachine(id string, def *asl.StateMachine, p *Props, logs aw
 	p.StateMachine.GrantExecution(sm, actions...)
 	if p.HandOffFunction != nil && !stops {
 		// The cleanup releases through the hand-off function, which alone writes the table.
-		p.HandOffFunction.GrantInvoke(sm)
+		sm.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Actions:   jsii.Strings("lambda:InvokeFunction"),
+			Resources: &[]*string{p.HandOffFunction.FunctionArn()},
+		}))
 		return sm
 	}
 	tableActions := []*string{jsii.String("dynamodb:UpdateItem")}

@@ -24,7 +24,7 @@ func TestCleanupIsWiredByDefault(t *testing.T) {
 		{"AWS::SQS::Queue", 1},
 		{"AWS::CloudWatch::Alarm", 1},
 	}
-	for _, f := range []fixture{lambdaStack, childStack, chainStack} {
+	for _, f := range []fixture{lambdaStack, childStack, chainStack, callbackStack} {
 		name := *f.stack.StackName()
 		if f.sem.Cleanup() == nil {
 			t.Errorf("%s: Cleanup() = nil, want the default cleanup", name)

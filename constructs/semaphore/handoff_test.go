@@ -88,7 +88,7 @@ func TestHandOffLeastPrivilege(t *testing.T) {
 	if deps := compact(fn["DependsOn"]); strings.Contains(deps, "HandOffPolicy") {
 		t.Errorf("the hand-off function depends on %s", deps)
 	}
-	for _, f := range []fixture{lambdaStack, childStack, chainStack} {
+	for _, f := range []fixture{lambdaStack, chainStack} {
 		if f.sem.HandOffFunction() != nil || len(policyStatements(f, "Semaphore"+semaphore.HandOffID)) > 0 {
 			t.Errorf("%s polls but has a hand-off function", *f.stack.StackName())
 		}

@@ -31,16 +31,16 @@ type fixture struct {
 
 // The stacks every template test reads, synthesized once in TestMain.
 var (
-	// lambdaStack: LockName "MySemaphore", Limit 5, a Lambda function as the work, defaults
-	// otherwise: the demo's semaphore, and the golden semaphore-default.asl.json.
+	// lambdaStack: LockName "MySemaphore", Limit 5, a Lambda function as the work, the Poll
+	// strategy, defaults otherwise: the golden semaphore-default.asl.json.
 	lambdaStack fixture
 	// childStack: a lock name path, a child state machine as the work, an existing table,
-	// logging and tracing off.
+	// logging and tracing off (and the default Callback strategy: one queue per key).
 	childStack fixture
-	// chainStack: a chain of the caller's own states, one of them a Lambda task.
+	// chainStack: a chain of the caller's own states, one of them a Lambda task; Poll.
 	chainStack fixture
-	// callbackStack: lambdaStack's semaphore waiting with the Callback strategy, and the
-	// golden semaphore-callback.asl.json.
+	// callbackStack: lambdaStack's semaphore with the default strategy (Callback): the demo's
+	// semaphore, and the golden semaphore-callback.asl.json.
 	callbackStack fixture
 )
 
@@ -86,6 +86,7 @@ func newLambdaStack(app awscdk.App) fixture {
 		LockName:     "MySemaphore",
 		Limit:        5,
 		WorkFunction: echoFunction(stack, "Work"),
+		WaitStrategy: semaphore.WaitPoll,
 	})
 	return fixture{stack: stack, sem: sem}
 }
@@ -96,7 +97,6 @@ func newCallbackStack(app awscdk.App) fixture {
 		LockName:     "MySemaphore",
 		Limit:        5,
 		WorkFunction: echoFunction(stack, "Work"),
-		WaitStrategy: semaphore.WaitCallback,
 	})
 	return fixture{stack: stack, sem: sem}
 }
@@ -132,9 +132,10 @@ func newChainStack(app awscdk.App) fixture {
 		OutputPath:     jsii.String("$.Payload"),
 	})
 	sem := semaphore.New(stack, jsii.String("Semaphore"), &semaphore.Props{
-		LockName: "Reports",
-		Limit:    3,
-		Work:     prepare.Next(write),
+		LockName:     "Reports",
+		Limit:        3,
+		Work:         prepare.Next(write),
+		WaitStrategy: semaphore.WaitPoll,
 	})
 	return fixture{stack: stack, sem: sem}
 }

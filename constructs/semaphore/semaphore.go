@@ -113,8 +113,13 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	}
 	s.stateMachine = awsstepfunctions.NewStateMachine(s, jsii.String("StateMachine"), smProps)
 
-	// Least privilege on the lock table: the acquire and release updates and the read-back.
-	s.table.Grant(s.stateMachine, jsii.String("dynamodb:UpdateItem"), jsii.String("dynamodb:GetItem"))
+	// Least privilege on the lock table: the acquire and release updates, and for Poll the
+	// read-back (under Callback the hand-off function reads).
+	tableActions := []*string{jsii.String("dynamodb:UpdateItem")}
+	if opts.WaitStrategy == machines.WaitPoll {
+		tableActions = append(tableActions, jsii.String("dynamodb:GetItem"))
+	}
+	s.table.Grant(s.stateMachine, tableActions...)
 	if key := s.table.EncryptionKey(); key != nil {
 		key.GrantEncryptDecrypt(s.stateMachine) // a given table encrypted with its own key
 	}

@@ -1,6 +1,7 @@
 package semaphore
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,7 +50,7 @@ func options(p *Props) machines.SemaphoreOptions {
 		WaitMin:         duration("WaitMin", p.WaitMin),
 		WaitMax:         duration("WaitMax", p.WaitMax),
 		Timeout:         duration("Timeout", p.Timeout),
-		WaitStrategy:    p.WaitStrategy,
+		WaitStrategy:    cmp.Or(p.WaitStrategy, DefaultWaitStrategy),
 		CallbackTimeout: duration("CallbackTimeout", p.CallbackTimeout),
 	}
 }

@@ -90,8 +90,8 @@ type Config struct {
 	WaitStrategy semaphore.WaitStrategy
 }
 
-// DefaultWaitStrategy is the demo's wait strategy.
-const DefaultWaitStrategy = semaphore.WaitPoll
+// DefaultWaitStrategy is the demo's wait strategy: the construct's default.
+const DefaultWaitStrategy = semaphore.DefaultWaitStrategy
 
 var (
 	stackNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]{0,127}$`)

@@ -60,6 +60,15 @@ var CleanupSuppressions = []NagSuppression{
 	},
 }
 
+// HandOffSuppressions are the findings accepted on the hand-off function's own policy (Callback
+// strategy).
+var HandOffSuppressions = []NagSuppression{{
+	RuleID:           "AwsSolutions-IAM5",
+	AppliesToPattern: `/^Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:.*:\*$/`,
+	Reason: "the hand-off function describes the waiters it wakes, executions of the semaphore's state machine " +
+		"whose names are made at run time, to skip the dead ones: the grant covers that machine's executions only",
+}}
+
 // DeadLetterQueueSuppressions are the findings accepted on the cleanup's dead-letter queue.
 var DeadLetterQueueSuppressions = []NagSuppression{{
 	RuleID: "AwsSolutions-SQS3",
@@ -71,6 +80,9 @@ var DeadLetterQueueSuppressions = []NagSuppression{{
 func suppressNagFindings(sem semaphore.Semaphore, testRunner awslambda.Function) {
 	cdknag.NagSuppressions_AddResourceSuppressions(sem.StateMachine().Role(), nagSuppressions(StateMachineRoleSuppressions), jsii.Bool(true))
 	cdknag.NagSuppressions_AddResourceSuppressions(testRunner.Role(), nagSuppressions(TestRunnerRoleSuppressions), jsii.Bool(true))
+	if policy := sem.Node().TryFindChild(jsii.String(semaphore.HandOffPolicyID)); policy != nil {
+		cdknag.NagSuppressions_AddResourceSuppressions(policy, nagSuppressions(HandOffSuppressions), jsii.Bool(true))
+	}
 	if c := sem.Cleanup(); c != nil {
 		cdknag.NagSuppressions_AddResourceSuppressions(c, nagSuppressions(CleanupSuppressions), jsii.Bool(true))
 		cdknag.NagSuppressions_AddResourceSuppressions(c.DeadLetterQueue(), nagSuppressions(DeadLetterQueueSuppressions), jsii.Bool(true))

@@ -142,13 +142,13 @@ func TestDemoStack(t *testing.T) {
 		t.Errorf("%d tables, want 1", got)
 	}
 	functions := resourcesOf("AWS::Lambda::Function")
-	if len(functions) != 3 {
-		t.Fatalf("%d functions, want 3 (dowork, the test runner and the cleanup's reconciler)", len(functions))
+	if len(functions) != 4 {
+		t.Fatalf("%d functions, want 4 (dowork, the test runner, the hand-off function and the cleanup's reconciler)", len(functions))
 	}
 	var fnID string
 	for id, fn := range functions {
-		if strings.HasPrefix(id, demo.SemaphoreID+semaphore.CleanupID) {
-			continue // the reconciler: checked in constructs/semaphore and test/
+		if strings.HasPrefix(id, demo.SemaphoreID+semaphore.CleanupID) || strings.HasPrefix(id, demo.SemaphoreID+semaphore.HandOffID) {
+			continue // the reconciler and the hand-off function: checked in constructs/semaphore and test/
 		}
 		if strings.HasPrefix(id, demo.TestRunnerID) {
 			if got := fn["Properties"].(map[string]any)["Timeout"]; compactJSON(got) != "900" {
