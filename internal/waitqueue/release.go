@@ -30,13 +30,31 @@ func (q *Queue) Release(ctx context.Context, lock, execution string) (ReleaseRes
 		return ReleaseResult{}, fmt.Errorf("%w: release needs a lock name and an execution", ErrInvalidRequest)
 	}
 	var res ReleaseResult
+	var tried handOffTry
 	current := execution
 	for range q.attempts {
 		st, err := q.read(ctx, lock)
 		if err != nil {
 			return res, err
 		}
-		next, done, err := q.releaseAfterRead(ctx, lock, current, current == execution, st, &res)
+		if tried.landed(current, st) {
+			// The hand-off's reply was lost (its write failed the condition on the client's
+			// retry because the first attempt had applied it): the waiter holds the slot, so
+			// wake it now rather than leave it asleep until its fallback period.
+			if current == execution {
+				res.Released = true
+			}
+			res.HandedTo = append(res.HandedTo, tried.waiter)
+			dead, err := q.wakeOrFindDead(ctx, tried.waiter, tried.token, Wake{GrantedBy: current})
+			if err != nil || !dead {
+				return res, err
+			}
+			res.Skipped = append(res.Skipped, tried.waiter)
+			current, tried = tried.waiter, handOffTry{}
+			continue
+		}
+		tried = handOffTry{}
+		next, done, err := q.releaseAfterRead(ctx, lock, current, current == execution, st, &res, &tried)
 		if err != nil || done {
 			return res, err
 		}
@@ -52,7 +70,7 @@ func (q *Queue) Release(ctx context.Context, lock, execution string) (ReleaseRes
 // complete, next naming a dead waiter that was handed the slot and must be released in turn,
 // neither when the lock changed and the step must be tried again. own is true when holder is
 // the execution the release is for, not a dead waiter it passed the slot to.
-func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own bool, st lockState, res *ReleaseResult) (next string, done bool, err error) {
+func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own bool, st lockState, res *ReleaseResult, tried *handOffTry) (next string, done bool, err error) {
 	if i := st.position(holder); i >= 0 {
 		ok, _, err := q.update(ctx, lock, dequeueWrite(holder, i))
 		if ok && own {
@@ -80,6 +98,9 @@ func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own b
 	}
 	ok, out, err := q.update(ctx, lock, w)
 	if err != nil || !ok || st.holders[head] {
+		if !st.holders[head] && err == nil {
+			*tried = handOffTry{waiter: head, token: st.tokens[head]}
+		}
 		return "", false, err
 	}
 	if own {
@@ -106,4 +127,14 @@ func (q *Queue) wakeOrFindDead(ctx context.Context, waiter, token string, w Wake
 	}
 	alive, err := q.running(ctx, waiter)
 	return !alive, err
+}
+
+// handOffTry is a hand-off whose write failed its condition: if the lock then shows the waiter
+// holding and the releaser gone, the write had landed on an earlier attempt whose reply was
+// lost.
+type handOffTry struct{ waiter, token string }
+
+// landed reports whether st shows the tried hand-off from holder as done.
+func (t handOffTry) landed(holder string, st lockState) bool {
+	return t.waiter != "" && !st.holders[holder] && st.holders[t.waiter] && st.position(t.waiter) < 0
 }
