@@ -132,11 +132,12 @@ func (b builder) handOffParameters() map[string]any {
 	}
 }
 
-// handOffRetry retries the Lambda service's transient errors and ErrorQueueBusy with jittered
-// backoff.
+// handOffRetry retries the Lambda service's transient errors, Lambda.Unknown (the function timed
+// out or ran out of memory) and ErrorQueueBusy with jittered backoff: park and release are
+// idempotent, so a second attempt after one that half-ran is safe.
 func handOffRetry() []*asl.Retrier {
 	return []*asl.Retrier{{
-		ErrorEquals:     append(append([]string(nil), lambdaServiceErrors...), "Lambda.TooManyRequestsException", ErrorQueueBusy),
+		ErrorEquals:     append(append([]string(nil), lambdaServiceErrors...), "Lambda.TooManyRequestsException", "Lambda.Unknown", ErrorQueueBusy),
 		IntervalSeconds: asl.Int(1),
 		MaxAttempts:     asl.Int(6),
 		BackoffRate:     asl.Float(2),

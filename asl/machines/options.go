@@ -59,7 +59,7 @@ type SemaphoreOptions struct {
 	// strategy only). Default: Placeholder(SubstitutionHandOffFunctionArn).
 	HandOffFunctionArn string
 	// CallbackTimeout is how long a parked waiter sleeps before it re-checks on its own
-	// (Callback strategy only). Default: DefaultCallbackTimeout.
+	// (Callback strategy only). Default: DefaultCallbackTimeout, or AcquireTimeout if shorter.
 	CallbackTimeout time.Duration
 }
 
@@ -87,7 +87,7 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 		o.HandOffFunctionArn = Placeholder(SubstitutionHandOffFunctionArn)
 	}
 	if o.CallbackTimeout == 0 {
-		o.CallbackTimeout = DefaultCallbackTimeout
+		o.CallbackTimeout = min(DefaultCallbackTimeout, o.AcquireTimeout)
 	}
 	return o
 }

@@ -25,6 +25,10 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: total work / limit = %.1f s)\t\n", res.MakespanOverIdeal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
 	fmt.Fprintf(tw, "Undelivered events\t%d\t\n", res.DeadLetters)
+	if fc := res.Faults; fc.DynamoDB.Faults()+fc.EventsDropped+fc.EventsDuplicated > 0 {
+		fmt.Fprintf(tw, "Faults injected\t%d DynamoDB replies lost, %d requests lost, %d throttled (of %d); %d events dropped, %d duplicated\t\n",
+			fc.DynamoDB.AppliedReplyLost, fc.DynamoDB.LostBefore, fc.DynamoDB.Throttled, fc.DynamoDB.Requests, fc.EventsDropped, fc.EventsDuplicated)
+	}
 	fmt.Fprintf(tw, "Wall time\t%.1f s\t\n", res.WallSeconds)
 	if f.chart != "" {
 		fmt.Fprintf(tw, "Chart\t%s\t\n", f.chart)

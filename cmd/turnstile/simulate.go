@@ -33,6 +33,8 @@ type simulateFlags struct {
 	noProgress  bool
 	// waitStrategy is the demo's wait strategy.
 	waitStrategy string
+	// faults are injected into the run.
+	faults simulate.Faults
 }
 
 func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) {
@@ -46,6 +48,11 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.StringVar(&f.lockName, "lock-name", d.LockName, "the lock's name (demo app only)")
 	fs.DurationVar(&f.workTime, "work-time", d.WorkDuration, "virtual time each execution works (demo app only)")
 	fs.Float64Var(&f.failureRate, "failure-rate", d.FailureRate, "fraction of work that fails, 0 to 1 (demo app only)")
+	fs.Float64Var(&f.faults.DynamoDB.AppliedReplyLost, "reply-lost", 0, "fraction of DynamoDB requests applied whose reply is lost")
+	fs.Float64Var(&f.faults.DynamoDB.LostBefore, "lost-before", 0, "fraction of DynamoDB requests lost before they arrive")
+	fs.Float64Var(&f.faults.DynamoDB.Throttled, "throttled", 0, "fraction of DynamoDB requests answered with a throttling error")
+	fs.Float64Var(&f.faults.DropEvents, "drop-events", 0, "fraction of status-change event deliveries dropped")
+	fs.Float64Var(&f.faults.DupEvents, "dup-events", 0, "fraction of status-change event deliveries duplicated")
 	fs.StringVar(&f.waitStrategy, "wait", string(d.WaitStrategy), `how executions wait for a slot: "Poll" or "Callback" (demo app only)`)
 	fs.Float64Var(&f.timeScale, "time-scale", simulate.DefaultTimeScale, "real seconds per virtual second")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
@@ -105,7 +112,7 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	sc := simulate.Scenario{CDKOut: f.cdkOut, Executions: f.executions, TimeScale: f.timeScale, Seed: f.seed}
+	sc := simulate.Scenario{CDKOut: f.cdkOut, Executions: f.executions, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults}
 	if f.cdkOut == "" {
 		cfg, err := f.demoConfig()
 		if err != nil {

@@ -122,7 +122,7 @@ type Props struct {
 	WaitStrategy WaitStrategy
 	// CallbackTimeout is how long a parked waiter (WaitCallback) sleeps before it re-checks
 	// the lock on its own: the most a lost wake-up can cost (whole seconds).
-	// Default: DefaultCallbackTimeout (1 minute).
+	// Default: DefaultCallbackTimeout (5 minutes), or AcquireTimeout if shorter.
 	CallbackTimeout awscdk.Duration
 
 	// Logging sends every execution event (level ALL, with execution data) to LogGroup.

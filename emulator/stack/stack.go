@@ -21,6 +21,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
+	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 )
 
 // Options configure a local stack.
@@ -41,6 +42,9 @@ type Options struct {
 	// EventPolicy decides how the bus delivers each event (drop, duplicate, delay), for fault
 	// tests. Default: eventbus.DeliverOnce.
 	EventPolicy eventbus.DeliveryPolicy
+	// DynamoDBFaults are injected into the DynamoDB requests of the stack's state machines and
+	// functions (a faultproxy in front of dynalite), for fault tests. Default: none.
+	DynamoDBFaults faultproxy.Config
 	// Logf receives diagnostics that have no caller to return to (a failed scheduled event).
 	// Default: log.Printf.
 	Logf func(format string, args ...any)
@@ -59,7 +63,7 @@ type Stack struct {
 	Bus *eventbus.Bus
 
 	dynalite *dynalite.Server
-	counter  *requestCounter
+	proxy    *faultproxy.Proxy
 	api      *sfnapi.Server
 	ids      *eventbus.IDSource
 	logf     func(format string, args ...any)
@@ -99,10 +103,12 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if s.dynalite, err = dynalite.Start(ctx, dynalite.Options{ToolsDir: opts.ToolsDir}); err != nil {
 		return nil, err
 	}
-	if s.counter, err = startRequestCounter(s.dynalite.Endpoint()); err != nil {
+	// The stack's own parts reach dynalite through a proxy that counts their requests (and
+	// injects DynamoDBFaults); observers use DynamoDBEndpoint directly.
+	if s.proxy, err = faultproxy.Start(s.dynalite.Endpoint(), opts.DynamoDBFaults); err != nil {
 		return nil, err
 	}
-	ddb, err := dynalite.NewClient(ctx, s.counter.url)
+	ddb, err := dynalite.NewClient(ctx, s.proxy.URL())
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +134,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if err := bindFunctions(s.Lambda, tmpl, opts.Handlers, env, opts.Seed); err != nil {
 		return nil, err
 	}
-	ddbIntegration, err := dynamo.New(s.counter.url)
+	ddbIntegration, err := dynamo.New(s.proxy.URL())
 	if err != nil {
 		return nil, err
 	}
@@ -151,9 +157,10 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	return s, nil
 }
 
-// DynamoDBRequests is the number of DynamoDB requests the stack's state machines and functions
-// have sent so far (retries included); reads through DynamoDBEndpoint are not counted.
-func (s *Stack) DynamoDBRequests() int64 { return s.counter.count.Load() }
+// DynamoDBStats counts the DynamoDB requests the stack's state machines and functions have sent
+// so far (retries included) and the faults injected into them; reads through DynamoDBEndpoint
+// are not counted.
+func (s *Stack) DynamoDBStats() faultproxy.Stats { return s.proxy.Stats() }
 
 // APIURL is the loopback URL of the Step Functions API.
 func (s *Stack) APIURL() string { return s.api.URL() }
@@ -210,8 +217,8 @@ func (s *Stack) Close() error {
 	if s.Lambda != nil {
 		errs = append(errs, s.Lambda.Close(shutdown))
 	}
-	if s.counter != nil {
-		errs = append(errs, s.counter.close())
+	if s.proxy != nil {
+		errs = append(errs, s.proxy.Close())
 	}
 	if s.dynalite != nil {
 		errs = append(errs, s.dynalite.Close())

@@ -10,9 +10,11 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 	"github.com/turnstile-sfn/turnstile/internal/chart"
+	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
 )
 
@@ -46,6 +48,29 @@ type Scenario struct {
 	Seed uint64
 	// Progress is called as executions finish.
 	Progress func(finished, total int)
+	// Faults are injected into the run: DynamoDB requests lost or throttled, status-change
+	// events dropped or duplicated. Default: none.
+	Faults Faults
+}
+
+// Faults are the faults a simulation injects, seeded by the scenario's seed.
+type Faults struct {
+	// DynamoDB are the faults of the stack's DynamoDB requests (AppliedReplyLost, LostBefore,
+	// Throttled); its Seed is the scenario's.
+	DynamoDB faultproxy.Config `json:"dynamodb"`
+	// DropEvents is the fraction of EventBridge deliveries dropped.
+	DropEvents float64 `json:"dropEvents"`
+	// DupEvents is the fraction of EventBridge deliveries duplicated.
+	DupEvents float64 `json:"dupEvents"`
+}
+
+// FaultCounts are the faults a simulation injected.
+type FaultCounts struct {
+	// DynamoDB counts the requests and the faults injected into them.
+	DynamoDB faultproxy.Stats `json:"dynamodb"`
+	// EventsDropped and EventsDuplicated count the deliveries dropped and duplicated.
+	EventsDropped    int64 `json:"eventsDropped"`
+	EventsDuplicated int64 `json:"eventsDuplicated"`
 }
 
 // Result is a simulation's outcome.
@@ -70,6 +95,8 @@ type Result struct {
 	// TransitionsPerExecution is the billed state transitions per semaphore execution, those
 	// of the cleanup machine and the redrive guard included.
 	TransitionsPerExecution float64 `json:"transitionsPerExecution"`
+	// Faults counts the faults injected.
+	Faults FaultCounts `json:"faults"`
 	// DynamoDBRequestsPerExecution is the DynamoDB requests per semaphore execution, counted
 	// at the server: the machines' tasks, the hand-off function, the cleanup and the
 	// reconciler, retries included.
@@ -123,6 +150,9 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if sc.TimeScale == 0 {
 		sc.TimeScale = DefaultTimeScale
 	}
+	if f := sc.Faults; !(f.DropEvents >= 0 && f.DupEvents >= 0 && f.DropEvents+f.DupEvents <= 1) {
+		return nil, fmt.Errorf("%w: the fractions of events dropped (%g) and duplicated (%g) must be at least 0 and add up to at most 1", ErrInvalidScenario, f.DropEvents, f.DupEvents)
+	}
 	cdkOut := sc.CDKOut
 	if cdkOut == "" {
 		cfg := demo.DefaultConfig()
@@ -152,7 +182,12 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		return nil, err
 	}
 
-	st, err := stack.Start(ctx, cdkOut, stack.Options{TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: Handlers()})
+	dbFaults := sc.Faults.DynamoDB
+	dbFaults.Seed = sc.Seed
+	events := eventbus.NewRandomFaults(sc.Seed, sc.Faults.DropEvents, sc.Faults.DupEvents, 0)
+	st, err := stack.Start(ctx, cdkOut, stack.Options{
+		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: Handlers(), DynamoDBFaults: dbFaults, EventPolicy: events,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -174,15 +209,16 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	requests := st.DynamoDBRequests()
+	ddbStats := st.DynamoDBStats()
 	helpers, err := helperTransitions(ctx, st, machine.ARN)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Report: report, Limit: limit, StateMachineArn: machine.ARN, DeadLetters: len(st.DeadLetters())}
+	res.Faults = FaultCounts{DynamoDB: ddbStats, EventsDropped: events.Dropped(), EventsDuplicated: events.Duplicated()}
 	if n := float64(report.Started); n > 0 {
 		res.TransitionsPerExecution = report.TransitionsPerExecution + float64(helpers)/n
-		res.DynamoDBRequestsPerExecution = float64(requests) / n
+		res.DynamoDBRequestsPerExecution = float64(ddbStats.Requests) / n
 	}
 	res.IdealMakespanSeconds = report.WorkSeconds / float64(limit)
 	if res.IdealMakespanSeconds > 0 {

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
@@ -29,38 +26,6 @@ const cleanupPattern = `{
 // maxEventDelay bounds the seeded delay of each delivered copy of an event, so that copies
 // arrive out of order.
 const maxEventDelay = 2 * time.Millisecond
-
-// eventFaults is the bus's DeliveryPolicy: it drops and duplicates deliveries at the configured
-// rates and delays each copy by a seeded amount. It is safe for concurrent use.
-type eventFaults struct {
-	drop, duplicate float64
-
-	mu     sync.Mutex
-	random *rand.Rand
-
-	dropped, duplicated atomic.Int64
-}
-
-func newEventFaults(seed uint64, drop, duplicate float64) *eventFaults {
-	return &eventFaults{drop: drop, duplicate: duplicate, random: rand.New(rand.NewPCG(seed, 0xeeee))}
-}
-
-// Plan decides the copies of one delivery.
-func (f *eventFaults) Plan(eventbus.Delivery) []time.Duration {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	delay := func() time.Duration { return time.Duration(f.random.Int64N(int64(maxEventDelay))) }
-	switch u := f.random.Float64(); {
-	case u < f.drop:
-		f.dropped.Add(1)
-		return nil
-	case u < f.drop+f.duplicate:
-		f.duplicated.Add(1)
-		return []time.Duration{delay(), delay()}
-	default:
-		return []time.Duration{delay()}
-	}
-}
 
 // cleanupRule is the rule that starts the cleanup for a status-change event: release confirms
 // that the execution is not running any more and releases its holder.

@@ -41,7 +41,7 @@ type seedRun struct {
 	executions *crashedExecutions
 	ids        *eventbus.IDSource
 	bus        *eventbus.Bus
-	events     *eventFaults
+	events     *eventbus.RandomFaults
 	reconciler *reconcile.Reconciler
 	recorder   atomic.Pointer[semcheck.Recorder] // the current segment's history
 
@@ -212,8 +212,8 @@ func (s *seedRun) run(ctx context.Context) (Report, error) {
 		CrashesHolding:   s.crashesHolding.Load(),
 		CrashesUnknown:   s.crashesUnknown.Load(),
 		CleanupEvents:    s.published.Load(),
-		EventsDropped:    s.events.dropped.Load(),
-		EventsDuplicated: s.events.duplicated.Load(),
+		EventsDropped:    s.events.Dropped(),
+		EventsDuplicated: s.events.Duplicated(),
 	}
 	s.observer.addTo(&report)
 	return report, nil
@@ -255,7 +255,7 @@ func newSeedRun(cfg Config, seed uint64, table string, viaProxy, direct *dynamo.
 		observer:   &observer{direct: direct, table: table, lockName: lockName, limit: cfg.Limit},
 		executions: newCrashedExecutions(),
 		ids:        eventbus.NewIDSource(seed),
-		events:     newEventFaults(seed, cfg.DropEvents, cfg.DupEvents),
+		events:     eventbus.NewRandomFaults(seed, cfg.DropEvents, cfg.DupEvents, maxEventDelay),
 	}
 	s.recorder.Store(semcheck.NewRecorder())
 	ddb.recorder = &s.recorder

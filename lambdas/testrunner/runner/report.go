@@ -39,7 +39,9 @@ type Report struct {
 	WaitersLeft int `json:"waitersLeft"`
 	// Queued counts the executions that joined a wait queue (Callback strategy).
 	Queued int `json:"queued"`
-	// AdmittedFromQueue counts the queued executions that were admitted from the queue.
+	// AdmittedFromQueue counts the queued executions that were admitted from the queue with an
+	// admission number; a queued execution whose wake-up was lost finds its slot on its own
+	// and has none.
 	AdmittedFromQueue int `json:"admittedFromQueue"`
 	// AdmissionOrderInversions counts, per lock, the waiters admitted from the queue before a
 	// waiter that had joined it earlier: 0 means admission order equals enqueue order.
