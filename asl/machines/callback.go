@@ -48,6 +48,10 @@ const (
 	// ErrorQueueBusy: the lock item kept changing under the hand-off function's conditional
 	// writes, or DynamoDB answered with a transient error; a retry is safe.
 	ErrorQueueBusy = "Turnstile.QueueBusy"
+	// ErrorQueueFull: the lock item has no room for another waiter (DynamoDB's 400 KB item
+	// limit; each waiter costs its ARN twice and its task token). The execution parks again
+	// after a jittered pause, like Poll, and fails with this error when the pauses run out.
+	ErrorQueueFull = "Turnstile.QueueFull"
 	// ErrorInvalidHandOffRequest: the hand-off function was invoked with a payload it cannot
 	// serve (an unknown action, a missing lock name, execution or token).
 	ErrorInvalidHandOffRequest = "Turnstile.InvalidHandOffRequest"
@@ -60,12 +64,22 @@ const (
 func (b builder) waitInQueue() *asl.Task {
 	period := seconds(b.o.CallbackTimeout)
 	parks := (seconds(b.o.AcquireTimeout) + period - 1) / period
-	retry := append([]*asl.Retrier{{
-		ErrorEquals:     []string{asl.ErrorTimeout},
-		IntervalSeconds: asl.Int(1),
-		MaxAttempts:     asl.Int(max(parks-1, 0)),
-		BackoffRate:     asl.Float(1),
-	}}, handOffRetry()...)
+	retry := append([]*asl.Retrier{
+		{
+			ErrorEquals:     []string{asl.ErrorTimeout},
+			IntervalSeconds: asl.Int(1),
+			MaxAttempts:     asl.Int(max(parks-1, 0)),
+			BackoffRate:     asl.Float(1),
+		},
+		{
+			ErrorEquals:     []string{ErrorQueueFull},
+			IntervalSeconds: asl.Int(5),
+			MaxAttempts:     asl.Int(max(seconds(b.o.AcquireTimeout)/30, 1)),
+			BackoffRate:     asl.Float(1.5),
+			MaxDelaySeconds: asl.Int(60),
+			JitterStrategy:  asl.JitterFull,
+		},
+	}, handOffRetry()...)
 	return &asl.Task{
 		Transition:     asl.Next(StateRunWork),
 		Resource:       ResourceLambdaInvokeWaitForTaskToken,

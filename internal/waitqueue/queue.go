@@ -107,7 +107,7 @@ func (q *Queue) update(ctx context.Context, lock string, w write) (ok bool, out 
 	case errors.As(err, &failed):
 		return false, nil, nil
 	case err != nil:
-		return false, nil, classify(w.what+" on the lock "+strconv.Quote(lock), err)
+		return false, nil, classify(w.what, fmt.Errorf("on the lock %s: %w", strconv.Quote(lock), err))
 	}
 	return true, out, nil
 }

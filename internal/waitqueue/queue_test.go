@@ -3,6 +3,7 @@ package waitqueue_test
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
@@ -253,5 +254,30 @@ func TestLocksQueueIndependently(t *testing.T) {
 	}
 	if l := readLock(t, table); len(l.queue) != 1 || l.count != 1 {
 		t.Fatalf("the first lock changed: %+v", l)
+	}
+}
+
+// TestQueueFullIsNamed: waiters with long task tokens fill the lock item up to DynamoDB's
+// 400 KB; the next park fails with ErrQueueFull (Turnstile.QueueFull) and changes nothing.
+func TestQueueFullIsNamed(t *testing.T) {
+	q, _, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 1)
+	long := strings.Repeat("t", 1000)
+	for i := 1; ; i++ {
+		_, err := q.Park(ctx, lockName, 1, execution(i), long+token(execution(i), 0))
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, waitqueue.ErrQueueFull) || waitqueue.ErrorName(err) != "Turnstile.QueueFull" {
+			t.Fatalf("park %d: %v, want ErrQueueFull", i, err)
+		}
+		l := readLock(t, table)
+		checkInvariant(t, l, 1)
+		if len(l.queue) != i-1 || slices.Contains(l.queue, execution(i)) {
+			t.Fatalf("after the failed park the queue has %d waiters, want the %d before it", len(l.queue), i-1)
+		}
+		t.Logf("%d waiters with 1 KB tokens fit in one lock item", i-1)
+		return
 	}
 }
