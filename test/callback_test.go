@@ -5,12 +5,14 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 	"github.com/turnstile-sfn/turnstile/emulator"
+	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 )
@@ -22,6 +24,9 @@ var callbackStack struct {
 	err  error
 	st   *stack.Stack
 	dir  string
+	// dropEvents makes the bus drop every status-change event (the reconciler's schedule
+	// still ticks), so only the reconciler frees slots.
+	dropEvents atomic.Bool
 }
 
 // startCallbackStack synthesizes the Callback demo once and runs it.
@@ -37,8 +42,14 @@ func startCallbackStack(t *testing.T) *stack.Stack {
 		if c.err = simulate.Synthesize(c.dir, cfg); c.err != nil {
 			return
 		}
+		policy := eventbus.DeliveryPolicyFunc(func(d eventbus.Delivery) []time.Duration {
+			if c.dropEvents.Load() && d.Event.DetailType != eventbus.DetailTypeScheduled {
+				return nil
+			}
+			return []time.Duration{0}
+		})
 		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
-			TimeScale: cleanupTimeScale, Seed: 11, Handlers: simulate.Handlers(),
+			TimeScale: cleanupTimeScale, Seed: 11, Handlers: simulate.Handlers(), EventPolicy: policy,
 		})
 	})
 	if c.err != nil {
@@ -82,6 +93,28 @@ func TestCallbackCleanupDequeuesAndHandsOff(t *testing.T) {
 	stop(t, st, a)
 	waitForLock(t, st, "the cleanup to hand A's slot to C", func(l lock) bool { return heldBy(c)(l) && len(l.queue) == 0 })
 	waitForState(t, st, c, "Run Work")
+
+	stop(t, st, c)
+	waitForLock(t, st, "the cleanup to free C's slot", free)
+}
+
+// TestCallbackReconcilerSkipsDeadWaiter: with every event lost, A (holding) and B (parked first)
+// die; the reconciler hands A's slot on, finds B dead, passes the slot to C and wakes it.
+func TestCallbackReconcilerSkipsDeadWaiter(t *testing.T) {
+	st := startCallbackStack(t)
+	a := startHolder(t, st)
+	waitForLock(t, st, "A to hold the slot", heldBy(a))
+	b := startHolder(t, st)
+	waitForLock(t, st, "B to park", queued(b))
+	c := startHolder(t, st)
+	waitForLock(t, st, "C to park behind B", queued(b, c))
+
+	callbackStack.dropEvents.Store(true)
+	stop(t, st, b)
+	stop(t, st, a)
+	waitForLock(t, st, "the reconciler to hand the slot to C", func(l lock) bool { return heldBy(c)(l) && len(l.queue) == 0 })
+	waitForState(t, st, c, "Run Work")
+	callbackStack.dropEvents.Store(false)
 
 	stop(t, st, c)
 	waitForLock(t, st, "the cleanup to free C's slot", free)
