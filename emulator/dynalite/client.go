@@ -27,8 +27,8 @@ const idleConnTimeout = 4 * time.Second
 // NewClient returns an AWS SDK DynamoDB client for the server at endpoint, with static
 // credentials and region ClientRegion. It reads no AWS configuration from the environment or from
 // shared files, so a developer's AWS profile cannot redirect it. Building the client does no I/O;
-// ctx is only checked for cancellation.
-func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
+// ctx is only checked for cancellation. optFns adjust the client (e.g. its retryer).
+func NewClient(ctx context.Context, endpoint string, optFns ...func(*dynamodb.Options)) (*dynamodb.Client, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -43,7 +43,7 @@ func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
 			t.IdleConnTimeout = idleConnTimeout
 		}),
 	}
-	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+	return dynamodb.NewFromConfig(cfg, append([]func(*dynamodb.Options){func(o *dynamodb.Options) {
 		o.BaseEndpoint = aws.String(endpoint)
-	}), nil
+	}}, optFns...)...), nil
 }

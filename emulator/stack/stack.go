@@ -108,7 +108,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if s.proxy, err = faultproxy.Start(s.dynalite.Endpoint(), opts.DynamoDBFaults); err != nil {
 		return nil, err
 	}
-	ddb, err := dynalite.NewClient(ctx, s.proxy.URL())
+	ddb, err := dynalite.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) { o.Retryer = virtualTimeRetryer(opts.TimeScale) })
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if s.api, err = sfnapi.Serve(s.ctx, newBackend(s.Emulator, tmpl.StateMachines), "127.0.0.1:0"); err != nil {
 		return nil, err
 	}
-	env := HandlerEnv{Clock: clock, StepFunctions: s.StepFunctionsClient(), DynamoDB: ddb}
+	env := HandlerEnv{Clock: clock, StepFunctions: s.stepFunctionsClient(virtualTimeRetryer(opts.TimeScale)), DynamoDB: ddb}
 	if err := bindFunctions(s.Lambda, tmpl, opts.Handlers, env, opts.Seed); err != nil {
 		return nil, err
 	}
@@ -169,11 +169,15 @@ func (s *Stack) APIURL() string { return s.api.URL() }
 func (s *Stack) DynamoDBEndpoint() string { return s.dynalite.Endpoint() }
 
 // StepFunctionsClient returns an AWS SDK client of the stack's Step Functions API.
-func (s *Stack) StepFunctionsClient() *sfn.Client {
+func (s *Stack) StepFunctionsClient() *sfn.Client { return s.stepFunctionsClient(nil) }
+
+// stepFunctionsClient is StepFunctionsClient with retryer, or the SDK's default when nil.
+func (s *Stack) stepFunctionsClient(retryer aws.Retryer) *sfn.Client {
 	return sfn.New(sfn.Options{
 		Region:       s.Template.Region,
 		BaseEndpoint: aws.String(s.APIURL()),
 		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
+		Retryer:      retryer,
 	})
 }
 
