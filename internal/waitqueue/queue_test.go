@@ -281,3 +281,29 @@ func TestQueueFullIsNamed(t *testing.T) {
 		return
 	}
 }
+
+// TestDuplicateReleaseWakesOnce: a release retried after it handed the slot off (the machine's
+// retry, or a duplicated cleanup event) changes nothing and wakes nobody again.
+func TestDuplicateReleaseWakesOnce(t *testing.T) {
+	q, f, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 1)
+	for i := 1; i <= 2; i++ {
+		if _, err := q.Park(ctx, lockName, 1, execution(i), token(execution(i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		if _, err := q.Release(ctx, lockName, execution(0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := f.wokenOrder(); !slices.Equal(got, []string{token(execution(1), 0)}) {
+		t.Fatalf("woken %v, want e1 once", got)
+	}
+	l := readLock(t, table)
+	checkInvariant(t, l, 1)
+	if !slices.Equal(l.holders, []string{execution(1)}) || !slices.Equal(l.queue, []string{execution(2)}) {
+		t.Fatalf("lock = %+v, want e1 holding and e2 waiting", l)
+	}
+}
