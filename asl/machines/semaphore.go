@@ -28,6 +28,7 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
+	o.Work = withSlotContext(o.Work, o)
 	b := builder{o}
 	var states asl.States
 	start := StatePrepareAcquire

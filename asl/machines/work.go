@@ -1,6 +1,13 @@
 package machines
 
-import "github.com/turnstile-sfn/turnstile/asl"
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+)
 
 // Keys of the CloudFormation DefinitionSubstitutions that the definitions use. Deploy-time
 // values (physical names and ARNs) enter the definition as Placeholder(key), so a definition is
@@ -108,4 +115,59 @@ func StateMachineWork(stateMachineArn string) *asl.Graph {
 		StartAt: StateRunWorkStateMachine,
 		States:  asl.States{{Name: StateRunWorkStateMachine, State: task}},
 	}
+}
+
+// Keys of the Lambda client context the semaphore passes its LambdaWork (ClientContext.Custom),
+// read by package slot. Every value is a string.
+const (
+	// ClientContextKeyExecution is the execution's ARN.
+	ClientContextKeyExecution = "turnstileExecution"
+	// ClientContextKeyTable is the lock table's name.
+	ClientContextKeyTable = "turnstileTable"
+	// ClientContextKeyLock is the lock's name.
+	ClientContextKeyLock = "turnstileLock"
+	// ClientContextKeyLimit is the lock's limit, in decimal.
+	ClientContextKeyLimit = "turnstileLimit"
+)
+
+// Error names of the work-side slot check (package slot).
+const (
+	// ErrorNotHolder: the work found that its execution holds no slot and refused to start.
+	ErrorNotHolder = "Turnstile.NotHolder"
+	// ErrorNoSlotContext: the work was not invoked with the semaphore's client context.
+	ErrorNoSlotContext = "Turnstile.NoSlotContext"
+)
+
+// withSlotContext returns the work graph with, when it is a LambdaWork graph, the Lambda
+// client context package slot reads: the base64 of {"custom": {execution, table, lock, limit}}. Any other work graph is returned as it is.
+func withSlotContext(work *asl.Graph, o SemaphoreOptions) *asl.Graph {
+	if len(work.States) != 1 || work.States[0].Name != StateInvokeWorkFunction {
+		return work
+	}
+	task, ok := work.States[0].State.(*asl.Task)
+	if !ok || task.Resource != ResourceLambdaInvoke {
+		return work
+	}
+	params, ok := task.Parameters.(map[string]any)
+	if !ok {
+		return work
+	}
+	lock := "States.JsonToString(" + o.LockNamePath + ")"
+	if o.LockNamePath == "" {
+		encoded, _ := json.Marshal(o.LockName) // a string always encodes
+		lock = intrinsicLiteral(string(encoded))
+	}
+	format := fmt.Sprintf(`\{"custom":\{"%s":"{}","%s":"{}","%s":{},"%s":"%d"\}\}`,
+		ClientContextKeyExecution, ClientContextKeyTable, ClientContextKeyLock, ClientContextKeyLimit, o.Limit)
+	clone := *task
+	params = maps.Clone(params)
+	params["ClientContext.$"] = fmt.Sprintf("States.Base64Encode(States.Format('%s', $$.Execution.Id, '%s', %s))", format, o.TableName, lock)
+	clone.Parameters = params
+	return &asl.Graph{StartAt: work.StartAt, States: asl.States{{Name: StateInvokeWorkFunction, State: &clone}}}
+}
+
+// intrinsicLiteral quotes s as an intrinsic function's string literal, escaping the characters
+// the States Language reserves there.
+func intrinsicLiteral(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, `{`, `\{`, `}`, `\}`).Replace(s) + "'"
 }

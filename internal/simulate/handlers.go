@@ -1,6 +1,8 @@
 package simulate
 
 import (
+	"context"
+
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
 	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
@@ -11,6 +13,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
 	"github.com/turnstile-sfn/turnstile/lambdas/reconciler/reconcile"
+	"github.com/turnstile-sfn/turnstile/slot"
 )
 
 // Handlers returns the handler factories of the demo's functions, keyed by Go package: dowork
@@ -20,7 +23,8 @@ import (
 func Handlers() map[string]stack.HandlerFactory {
 	return map[string]stack.HandlerFactory{
 		demo.DoWorkPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
-			h, err := work.NewFromEnv(lookupIn(fn), work.WithSleeper(env.Clock), work.WithRand(env.Rand))
+			verify := func(ctx context.Context) error { return slot.Verify(ctx, env.DynamoDB) }
+			h, err := work.NewFromEnv(lookupIn(fn), work.WithSleeper(env.Clock), work.WithRand(env.Rand), work.WithSlotCheck(verify))
 			if err != nil {
 				return nil, err
 			}

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
@@ -70,7 +71,10 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 			" dowork invocations at once, through a Step Functions semaphore on DynamoDB"),
 	})
 	fnProps := &golambda.Props{
-		Package:     jsii.String(DoWorkPackage),
+		Package: jsii.String(DoWorkPackage),
+		// The work's duration and a margin for the slot check and a loaded machine, within
+		// Lambda's 15 minutes.
+		Timeout:     awscdk.Duration_Seconds(jsii.Number(min(cfg.WorkDuration+time.Minute, 15*time.Minute).Seconds())),
 		Description: jsii.String("Turnstile demo work: sleeps, and sometimes fails"),
 		Environment: &map[string]*string{
 			work.EnvDuration:    jsii.String(cfg.WorkDuration.String()),
@@ -87,6 +91,10 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		WorkFunction: fn,
 		WaitStrategy: cfg.WaitStrategy,
 	})
+
+	// The work checks that its execution holds a slot, or takes a free one, before it works
+	// (package slot).
+	sem.Table().Grant(fn, jsii.String("dynamodb:GetItem"), jsii.String("dynamodb:UpdateItem"))
 
 	// The load test, deployed beside the semaphore: it starts executions, reads their histories
 	// and the lock table, and returns its report (invoke it with a runner.Config as the event).

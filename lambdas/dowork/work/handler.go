@@ -22,6 +22,8 @@ type Handler struct {
 
 	mu  sync.Mutex // guards rng, which is not safe for concurrent use
 	rng *rand.Rand
+
+	slotCheck func(ctx context.Context) error
 }
 
 // Option customises a Handler.
@@ -36,6 +38,13 @@ func WithSleeper(s Sleeper) Option {
 // reproducible run. The handler serialises its use of r.
 func WithRand(r *rand.Rand) Option {
 	return func(h *Handler) { h.rng = r }
+}
+
+// WithSlotCheck makes the handler call check before it works and fail with check's error,
+// without working, when check fails: slot.Verify, so that a redriven execution whose slot was
+// freed never works beside the slot's new holder.
+func WithSlotCheck(check func(ctx context.Context) error) Option {
+	return func(h *Handler) { h.slotCheck = check }
 }
 
 // New returns a handler for cfg, or an *InvalidConfig when cfg is invalid. Without options it
@@ -68,12 +77,18 @@ func (h *Handler) Config() Config { return h.config }
 
 // Handle runs one invocation. input is the payload Step Functions passes (any JSON object; its
 // content is not used). It works for the configured duration and then either returns the Result
-// or, at the configured rate, a *WorkFailed. A payload that is not a JSON object gives an
+// or, at the configured rate, a *WorkFailed. With WithSlotCheck, a failed check's error comes
+// first, without working. A payload that is not a JSON object gives an
 // *InvalidInput without working; a context that ends first gives a *WorkInterrupted.
 // The errors are returned unwrapped, so that Lambda reports their type names.
 func (h *Handler) Handle(ctx context.Context, input json.RawMessage) (Result, error) {
 	if err := checkObject(input); err != nil {
 		return Result{}, err
+	}
+	if h.slotCheck != nil {
+		if err := h.slotCheck(ctx); err != nil {
+			return Result{}, err
+		}
 	}
 	fails := h.drawFailure()
 	if err := h.sleeper.Sleep(ctx, h.config.Duration); err != nil {

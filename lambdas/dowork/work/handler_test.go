@@ -213,3 +213,31 @@ func TestWallClock(t *testing.T) {
 		})
 	}
 }
+
+// TestSlotCheckComesFirst: a failing slot check fails the invocation with its error and no
+// work; a passing one lets the work run.
+func TestSlotCheckComesFirst(t *testing.T) {
+	refused := errors.New("not a holder")
+	for _, tt := range []struct {
+		name  string
+		check error
+		works int
+	}{{"refused", refused, 0}, {"admitted", nil, 1}} {
+		t.Run(tt.name, func(t *testing.T) {
+			recorder := &recordingSleeper{}
+			cfg := work.DefaultConfig()
+			cfg.FailureRate = 0
+			h, err := work.New(cfg, work.WithSleeper(recorder), work.WithSlotCheck(func(context.Context) error { return tt.check }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = h.Handle(context.Background(), json.RawMessage(`{}`))
+			if !errors.Is(err, tt.check) || (tt.check == nil && err != nil) {
+				t.Errorf("Handle = %v, want %v", err, tt.check)
+			}
+			if got := len(recorder.calls()); got != tt.works {
+				t.Errorf("worked %d times, want %d", got, tt.works)
+			}
+		})
+	}
+}

@@ -1,0 +1,129 @@
+package slot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambda/messages"
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+)
+
+// The error names Verify's failures carry, as the state machine sees them.
+const (
+	// ErrorNotHolder: the execution holds no slot of its lock.
+	ErrorNotHolder = machines.ErrorNotHolder
+	// ErrorNoSlotContext: the invocation carries no Turnstile client context (it was not
+	// invoked by a semaphore's LambdaWork).
+	ErrorNoSlotContext = machines.ErrorNoSlotContext
+)
+
+// ErrNoSlotContext is wrapped by Verify's error when the invocation carries no Turnstile
+// client context.
+var ErrNoSlotContext = errors.New("slot: the invocation carries no Turnstile client context")
+
+// DynamoDBAPI is the part of the DynamoDB client Verify uses; *dynamodb.Client satisfies it.
+type DynamoDBAPI interface {
+	GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
+}
+
+// Context is what the semaphore passes its Lambda work in the client context.
+type Context struct {
+	// Execution is the execution's ARN: its holder attribute's name.
+	Execution string
+	// Table is the lock table's name.
+	Table string
+	// Lock is the lock's name.
+	Lock string
+	// Limit is the lock's limit.
+	Limit int
+}
+
+// FromContext reads the Turnstile client context of a Lambda invocation.
+func FromContext(ctx context.Context) (Context, error) {
+	lc, ok := lambdacontext.FromContext(ctx)
+	if !ok {
+		return Context{}, fmt.Errorf("%w: no Lambda context", ErrNoSlotContext)
+	}
+	custom := lc.ClientContext.Custom
+	c := Context{
+		Execution: custom[machines.ClientContextKeyExecution],
+		Table:     custom[machines.ClientContextKeyTable],
+		Lock:      custom[machines.ClientContextKeyLock],
+	}
+	limit, err := strconv.Atoi(custom[machines.ClientContextKeyLimit])
+	if c.Execution == "" || c.Table == "" || c.Lock == "" || err != nil || limit < 1 {
+		return Context{}, fmt.Errorf("%w: want the keys %s, %s, %s and %s (a positive integer)", ErrNoSlotContext,
+			machines.ClientContextKeyExecution, machines.ClientContextKeyTable, machines.ClientContextKeyLock, machines.ClientContextKeyLimit)
+	}
+	c.Limit = limit
+	return c, nil
+}
+
+// Verify returns nil when the invoking execution holds a slot of its lock, or has just taken a
+// free one with the semaphore's own conditional acquire (below the limit, nobody queued): what
+// the redrive guard would do, done before the work starts rather than after. Otherwise it
+// returns an error that Lambda reports under the name ErrorNotHolder (every slot is taken: a
+// redrive after the execution's slot was freed) or ErrorNoSlotContext (not invoked by a
+// semaphore), or the DynamoDB error. It needs dynamodb:GetItem and dynamodb:UpdateItem on the
+// lock table.
+func Verify(ctx context.Context, ddb DynamoDBAPI) error {
+	c, err := FromContext(ctx)
+	if err != nil {
+		return messages.InvokeResponse_Error{Type: ErrorNoSlotContext, Message: err.Error()}
+	}
+	key := map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: c.Lock}}
+	if held, err := holds(ctx, ddb, c, key); err != nil || held {
+		return err
+	}
+	_, err = ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String(c.Table),
+		Key:                      key,
+		UpdateExpression:         aws.String(machines.AcquireUpdateExpression),
+		ConditionExpression:      aws.String(machines.AcquireConditionExpression),
+		ExpressionAttributeNames: machines.AcquireExpressionNames(c.Execution),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":zero":  &types.AttributeValueMemberN{Value: "0"},
+			":one":   &types.AttributeValueMemberN{Value: "1"},
+			":limit": &types.AttributeValueMemberN{Value: strconv.Itoa(c.Limit)},
+			":now":   &types.AttributeValueMemberS{Value: time.Now().UTC().Format("2006-01-02T15:04:05.000Z")},
+		},
+	})
+	var full *types.ConditionalCheckFailedException
+	switch {
+	case errors.As(err, &full):
+		// Full, or the redrive guard took a slot for the execution in the meantime.
+		if held, err := holds(ctx, ddb, c, key); err != nil || held {
+			return err
+		}
+		return messages.InvokeResponse_Error{Type: ErrorNotHolder, Message: fmt.Sprintf(
+			"the execution %s holds no slot of the lock %q and all %d are taken: it was redriven after its slot was freed; start a new execution", c.Execution, c.Lock, c.Limit)}
+	case err != nil:
+		return fmt.Errorf("slot: take a slot of the lock %q: %w", c.Lock, err)
+	}
+	return nil
+}
+
+// holds reads, strongly consistent, whether the execution holds a slot.
+func holds(ctx context.Context, ddb DynamoDBAPI, c Context, key map[string]types.AttributeValue) (bool, error) {
+	out, err := ddb.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:                aws.String(c.Table),
+		Key:                      key,
+		ConsistentRead:           aws.Bool(true),
+		ProjectionExpression:     aws.String(machines.HolderProjectionExpression),
+		ExpressionAttributeNames: map[string]string{"#holder": c.Execution},
+	})
+	if err != nil {
+		return false, fmt.Errorf("slot: read the lock %q: %w", c.Lock, err)
+	}
+	_, held := out.Item[c.Execution]
+	return held, nil
+}

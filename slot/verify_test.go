@@ -1,0 +1,96 @@
+package slot_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/lambda/messages"
+	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/emulator/dynalite/dynalitetest"
+	"github.com/turnstile-sfn/turnstile/slot"
+)
+
+var server dynalitetest.Server
+
+func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+
+const holder = "arn:aws:states:us-east-1:123456789012:execution:Sem:holder"
+
+// invocation returns a Lambda context carrying the semaphore's client context.
+func invocation(execution, table, lock string) context.Context {
+	return invocationWithLimit(execution, table, lock, "1")
+}
+
+// invocationWithLimit is invocation for a lock of the given limit.
+func invocationWithLimit(execution, table, lock, limit string) context.Context {
+	return lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{
+		ClientContext: lambdacontext.ClientContext{Custom: map[string]string{
+			machines.ClientContextKeyExecution: execution,
+			machines.ClientContextKeyTable:     table,
+			machines.ClientContextKeyLock:      lock,
+			machines.ClientContextKeyLimit:     limit,
+		}},
+	})
+}
+
+// errorName is the Lambda error name of err, or "".
+func errorName(err error) string {
+	var named messages.InvokeResponse_Error
+	if errors.As(err, &named) {
+		return named.Type
+	}
+	return ""
+}
+
+// TestVerify: a holder passes; another execution takes a free slot, and is Turnstile.NotHolder
+// when every slot is taken; an invocation without the client context is
+// Turnstile.NoSlotContext; a DynamoDB failure is returned as it is.
+func TestVerify(t *testing.T) {
+	table := server.CreateLockTable(t)
+	_, err := server.Client.PutItem(t.Context(), &dynamodb.PutItemInput{
+		TableName: aws.String(table),
+		Item: map[string]types.AttributeValue{
+			machines.AttributeLockName:    &types.AttributeValueMemberS{Value: `Lock "1"`},
+			machines.AttributeHolderCount: &types.AttributeValueMemberN{Value: "1"},
+			holder:                        &types.AttributeValueMemberS{Value: "2026-01-01T00:00:00.000Z"},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock := `Lock "1"`
+	if err := slot.Verify(invocation(holder, table, lock), server.Client); err != nil {
+		t.Errorf("the holder: %v", err)
+	}
+	if err := slot.Verify(invocation(holder+"-other", table, lock), server.Client); errorName(err) != slot.ErrorNotHolder {
+		t.Errorf("another execution: %v, want %s", err, slot.ErrorNotHolder)
+	}
+	if err := slot.Verify(invocationWithLimit(holder+"-redriven", table, lock, "2"), server.Client); err != nil {
+		t.Errorf("another execution with a slot free: %v, want it to take the slot", err)
+	}
+	if err := slot.Verify(invocationWithLimit(holder+"-third", table, lock, "2"), server.Client); errorName(err) != slot.ErrorNotHolder {
+		t.Errorf("a third execution at the limit: %v, want %s", err, slot.ErrorNotHolder)
+	}
+	for name, ctx := range map[string]context.Context{
+		"no Lambda context": context.Background(),
+		"no client context": lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{}),
+		"no lock name":      invocation(holder, table, ""),
+		"no limit":          invocationWithLimit(holder, table, lock, ""),
+	} {
+		if err := slot.Verify(ctx, server.Client); errorName(err) != slot.ErrorNoSlotContext {
+			t.Errorf("%s: %v, want %s", name, err, slot.ErrorNoSlotContext)
+		}
+	}
+	err = slot.Verify(invocation(holder, table+"-missing", lock), server.Client)
+	var missing *types.ResourceNotFoundException
+	if !errors.As(err, &missing) {
+		t.Errorf("a missing table: %v, want ResourceNotFoundException", err)
+	}
+}
