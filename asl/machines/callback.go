@@ -141,6 +141,7 @@ func (b builder) handOffParameters() map[string]any {
 		"Payload": map[string]any{
 			"action":         HandOffActionRelease,
 			"lockName.$":     "$.lockName",
+			"limit":          b.o.Limit,
 			"executionArn.$": "$$.Execution.Id",
 		},
 	}

@@ -16,8 +16,9 @@ type CleanupOptions struct {
 	// LockNamePath is the semaphore's LockNamePath: the lock name is read from the execution's
 	// input (DescribeExecution returns it as text, parsed with States.StringToJson).
 	LockNamePath string
-	// Limit is the semaphore's limit: the redrive guard re-acquires below it only. Required by
-	// RedriveGuard, ignored by Cleanup.
+	// Limit is the semaphore's limit: the redrive guard re-acquires below it only, and the
+	// hand-off function hands a slot on only within it. Required by RedriveGuard, and by
+	// Cleanup with HandOffFunctionArn.
 	Limit int
 	// TableName is the lock table's name as written in the definition. Default:
 	// Placeholder(SubstitutionTableName).
@@ -61,7 +62,7 @@ func (o CleanupOptions) validate(withLimit bool) (CleanupOptions, error) {
 //     counter; ConditionalCheckFailed (not a holder: released already, or never acquired) is
 //     success, so duplicated events are no-ops.
 func Cleanup(opts CleanupOptions) (*asl.StateMachine, error) {
-	o, err := opts.validate(false)
+	o, err := opts.validate(opts.HandOffFunctionArn != "") // the hand-off needs the limit
 	if err != nil {
 		return nil, err
 	}
@@ -229,6 +230,7 @@ func releaseHolder(o CleanupOptions) *asl.Task {
 				"Payload": map[string]any{
 					"action":         HandOffActionRelease,
 					"lockName.$":     "$.lockName",
+					"limit":          o.Limit,
 					"executionArn.$": "$.executionArn",
 				},
 			},

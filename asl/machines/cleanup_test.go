@@ -25,7 +25,7 @@ func cleanupGoldenCases() []struct {
 	}{
 		{"cleanup-lock-name", machines.Cleanup, machines.CleanupOptions{LockName: "MySemaphore"}},
 		{"cleanup-lock-name-path", machines.Cleanup, machines.CleanupOptions{LockNamePath: "$.environment"}},
-		{"cleanup-callback", machines.Cleanup, machines.CleanupOptions{LockName: "MySemaphore", HandOffFunctionArn: machines.Placeholder(machines.SubstitutionHandOffFunctionArn)}},
+		{"cleanup-callback", machines.Cleanup, machines.CleanupOptions{LockName: "MySemaphore", Limit: 5, HandOffFunctionArn: machines.Placeholder(machines.SubstitutionHandOffFunctionArn)}},
 		{"redrive-guard-lock-name", machines.RedriveGuard, machines.CleanupOptions{LockName: "MySemaphore", Limit: 5}},
 		{"redrive-guard-lock-name-path", machines.RedriveGuard, machines.CleanupOptions{LockNamePath: "$.deploy.environment", Limit: 2}},
 	}

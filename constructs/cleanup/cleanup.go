@@ -2,6 +2,7 @@ package cleanup
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
@@ -201,6 +202,7 @@ func (c *cleanup) newReconciler(p *Props) awslambda.Function {
 		Environment: &map[string]*string{
 			machines.EnvReconcilerLockTable:       p.Table.TableName(),
 			machines.EnvReconcilerStateMachineArn: p.StateMachine.StateMachineArn(),
+			machines.EnvReconcilerLimit:           jsii.String(strconv.Itoa(p.Limit)),
 		},
 	})
 	p.StateMachine.GrantExecution(fn, jsii.String("states:DescribeExecution"))

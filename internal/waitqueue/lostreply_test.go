@@ -38,7 +38,7 @@ func TestHandOffWithLostReplyStillWakes(t *testing.T) {
 	if _, err := q.Park(ctx, lockName, 1, execution(1), token(execution(1), 0)); err != nil {
 		t.Fatal(err)
 	}
-	res, err := q.Release(ctx, lockName, execution(0))
+	res, err := q.Release(ctx, lockName, execution(0), 1)
 	if err != nil || !res.Released || !slices.Equal(res.HandedTo, []string{execution(1)}) {
 		t.Fatalf("release = %+v, %v", res, err)
 	}

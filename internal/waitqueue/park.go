@@ -77,7 +77,7 @@ func (q *Queue) parkAfterRead(ctx context.Context, lock string, limit int, execu
 		}
 		dead, err := q.wakeOrFindDead(ctx, head, st.tokens[head], Wake{GrantedBy: head, Admission: admission})
 		if err == nil && dead {
-			_, err = q.Release(ctx, lock, head)
+			_, err = q.Release(ctx, lock, head, limit)
 		}
 		return ParkResult{}, false, err
 	case st.position(execution) >= 0:

@@ -36,7 +36,7 @@ func TestHandOffFollowsEnqueueOrder(t *testing.T) {
 		if acquire(t, table, execution(100+i), 5) {
 			t.Fatalf("a newcomer took a slot past the queue (round %d)", i)
 		}
-		res, err := q.Release(ctx, lockName, execution(i))
+		res, err := q.Release(ctx, lockName, execution(i), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,13 +58,13 @@ func TestHandOffFollowsEnqueueOrder(t *testing.T) {
 			t.Errorf("wake %d = %+v, want admission %d granted by e%d", i, w, i+1, i)
 		}
 	}
-	if res, err := q.Release(ctx, lockName, execution(3)); err != nil || !res.Released || len(res.HandedTo) != 0 {
+	if res, err := q.Release(ctx, lockName, execution(3), 1); err != nil || !res.Released || len(res.HandedTo) != 0 {
 		t.Fatalf("the last release = %+v, %v", res, err)
 	}
 	if l := readLock(t, table); l.count != 0 || len(l.holders) != 0 || len(l.queue) != 0 || l.tokens != 0 {
 		t.Fatalf("the lock after the last release: %+v", l)
 	}
-	if res, err := q.Release(ctx, lockName, execution(3)); err != nil || res.Released {
+	if res, err := q.Release(ctx, lockName, execution(3), 1); err != nil || res.Released {
 		t.Fatalf("a second release = %+v, %v; want a no-op", res, err)
 	}
 }
@@ -111,7 +111,7 @@ func TestReparkKeepsPlace(t *testing.T) {
 	if l := readLock(t, table); !slices.Equal(l.queue, []string{execution(1), execution(2)}) || l.tokens != 2 {
 		t.Fatalf("lock after the re-park: %+v", l)
 	}
-	if _, err := q.Release(ctx, lockName, execution(0)); err != nil {
+	if _, err := q.Release(ctx, lockName, execution(0), 1); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.wokenOrder(); !slices.Equal(got, []string{token(execution(1), 1)}) {
@@ -132,7 +132,7 @@ func TestDeadWaiterIsSkipped(t *testing.T) {
 	}
 	f.dead[token(execution(1), 0)] = true
 	f.status[execution(1)] = sfntypes.ExecutionStatusAborted
-	res, err := q.Release(ctx, lockName, execution(0))
+	res, err := q.Release(ctx, lockName, execution(0), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestLiveWaiterWithStaleTokenKeepsSlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.dead[token(execution(1), 0)] = true
-	if _, err := q.Release(ctx, lockName, execution(0)); err != nil {
+	if _, err := q.Release(ctx, lockName, execution(0), 1); err != nil {
 		t.Fatal(err)
 	}
 	if l := readLock(t, table); !slices.Equal(l.holders, []string{execution(1)}) {
@@ -179,7 +179,7 @@ func TestReleaseOfWaiterDequeues(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := q.Release(ctx, lockName, execution(2))
+	res, err := q.Release(ctx, lockName, execution(2), 1)
 	if err != nil || !res.Dequeued || res.Released {
 		t.Fatalf("release of a waiter = %+v, %v", res, err)
 	}
@@ -225,8 +225,11 @@ func TestBadRequests(t *testing.T) {
 	if _, err := q.Park(ctx, lockName, 0, execution(1), "t"); !errors.Is(err, waitqueue.ErrInvalidRequest) {
 		t.Errorf("park with limit 0: %v", err)
 	}
-	if _, err := q.Release(ctx, lockName, ""); !errors.Is(err, waitqueue.ErrInvalidRequest) {
+	if _, err := q.Release(ctx, lockName, "", 1); !errors.Is(err, waitqueue.ErrInvalidRequest) {
 		t.Errorf("release without an execution: %v", err)
+	}
+	if _, err := q.Release(ctx, lockName, execution(1), 0); !errors.Is(err, waitqueue.ErrInvalidRequest) {
+		t.Errorf("release with limit 0: %v", err)
 	}
 	if waitqueue.ErrorName(waitqueue.ErrInvalidRequest) == "" {
 		t.Error("ErrInvalidRequest has no error name")
@@ -294,7 +297,7 @@ func TestDuplicateReleaseWakesOnce(t *testing.T) {
 		}
 	}
 	for range 3 {
-		if _, err := q.Release(ctx, lockName, execution(0)); err != nil {
+		if _, err := q.Release(ctx, lockName, execution(0), 1); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -305,5 +308,39 @@ func TestDuplicateReleaseWakesOnce(t *testing.T) {
 	checkInvariant(t, l, 1)
 	if !slices.Equal(l.holders, []string{execution(1)}) || !slices.Equal(l.queue, []string{execution(2)}) {
 		t.Fatalf("lock = %+v, want e1 holding and e2 waiting", l)
+	}
+}
+
+// TestLoweredLimitHandsNothingOn: the limit was lowered from 2 to 1 while e0 and e1 hold and
+// e2 waits; e0's release gives its slot back instead of handing it on (the count must come
+// down to the new limit first); e1's release then hands its slot to e2.
+func TestLoweredLimitHandsNothingOn(t *testing.T) {
+	q, f, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 2)
+	acquire(t, table, execution(1), 2)
+	if _, err := q.Park(ctx, lockName, 1, execution(2), token(execution(2), 0)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := q.Release(ctx, lockName, execution(0), 1)
+	if err != nil || !res.Released || len(res.HandedTo) != 0 {
+		t.Fatalf("release over the lowered limit = %+v, %v; want a plain release", res, err)
+	}
+	l := readLock(t, table)
+	checkInvariant(t, l, 2)
+	if l.count != 1 || !slices.Equal(l.queue, []string{execution(2)}) {
+		t.Fatalf("lock = %+v, want e1 alone holding and e2 waiting", l)
+	}
+	if acquire(t, table, execution(9), 1) {
+		t.Fatal("a newcomer was admitted at the lowered limit")
+	}
+	if res, err := q.Release(ctx, lockName, execution(1), 1); err != nil || !slices.Equal(res.HandedTo, []string{execution(2)}) {
+		t.Fatalf("release within the limit = %+v, %v; want a hand-off to e2", res, err)
+	}
+	if l := readLock(t, table); l.count != 1 || !slices.Equal(l.holders, []string{execution(2)}) {
+		t.Fatalf("lock = %+v, want e2 holding", l)
+	}
+	if got := f.wokenOrder(); !slices.Equal(got, []string{token(execution(2), 0)}) {
+		t.Fatalf("woken %v", got)
 	}
 }

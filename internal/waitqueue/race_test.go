@@ -67,7 +67,7 @@ func TestRacingExecutionsNeverOverAdmit(t *testing.T) {
 			checkInvariant(t, readLock(t, table), limit)
 			time.Sleep(2 * time.Millisecond)
 			inWork.Add(-1)
-			if _, err := q.Release(ctx, lockName, e); err != nil {
+			if _, err := q.Release(ctx, lockName, e, limit); err != nil {
 				t.Error(err)
 			}
 		})

@@ -24,10 +24,14 @@ type ReleaseResult struct {
 // lock when nobody waits; an execution that only waits is removed from the queue. Releasing an
 // execution that neither holds nor waits does nothing (it is idempotent). A woken waiter whose
 // task cannot be completed and whose execution is not RUNNING is released in turn, so its
-// slot goes on to the next waiter.
-func (q *Queue) Release(ctx context.Context, lock, execution string) (ReleaseResult, error) {
-	if lock == "" || execution == "" {
+// slot goes on to the next waiter. A lock holding more slots than limit (the limit was lowered)
+// hands none on: the release gives its slot back until the count is within the limit again.
+func (q *Queue) Release(ctx context.Context, lock, execution string, limit int) (ReleaseResult, error) {
+	switch {
+	case lock == "" || execution == "":
 		return ReleaseResult{}, fmt.Errorf("%w: release needs a lock name and an execution", ErrInvalidRequest)
+	case limit < 1:
+		return ReleaseResult{}, fmt.Errorf("%w: release needs a limit of at least 1, got %d", ErrInvalidRequest, limit)
 	}
 	var res ReleaseResult
 	var tried handOffTry
@@ -54,7 +58,7 @@ func (q *Queue) Release(ctx context.Context, lock, execution string) (ReleaseRes
 			continue
 		}
 		tried = handOffTry{}
-		next, done, err := q.releaseAfterRead(ctx, lock, current, current == execution, st, &res, &tried)
+		next, done, err := q.releaseAfterRead(ctx, lock, current, current == execution, limit, st, &res, &tried)
 		if err != nil || done {
 			return res, err
 		}
@@ -70,7 +74,7 @@ func (q *Queue) Release(ctx context.Context, lock, execution string) (ReleaseRes
 // complete, next naming a dead waiter that was handed the slot and must be released in turn,
 // neither when the lock changed and the step must be tried again. own is true when holder is
 // the execution the release is for, not a dead waiter it passed the slot to.
-func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own bool, st lockState, res *ReleaseResult, tried *handOffTry) (next string, done bool, err error) {
+func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own bool, limit int, st lockState, res *ReleaseResult, tried *handOffTry) (next string, done bool, err error) {
 	if i := st.position(holder); i >= 0 {
 		ok, _, err := q.update(ctx, lock, dequeueWrite(holder, i))
 		if ok && own {
@@ -81,8 +85,12 @@ func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own b
 	switch {
 	case !st.holders[holder]:
 		return "", true, nil
-	case len(st.queue) == 0:
-		ok, _, err := q.update(ctx, lock, releaseWrite(holder))
+	case len(st.queue) == 0 || st.count > limit:
+		w := releaseWrite(holder)
+		if len(st.queue) > 0 {
+			w = overLimitReleaseWrite(holder, limit)
+		}
+		ok, _, err := q.update(ctx, lock, w)
 		if ok && own {
 			res.Released = true
 		}
@@ -94,7 +102,7 @@ func (q *Queue) releaseAfterRead(ctx context.Context, lock, holder string, own b
 		// The oldest waiter holds a slot already: it only has to leave the queue.
 		w = dequeueWrite(head, 0)
 	} else {
-		w = handOffWrite(holder, head, st.tokens[head], q.timestamp())
+		w = handOffWrite(holder, head, st.tokens[head], q.timestamp(), limit)
 	}
 	ok, out, err := q.update(ctx, lock, w)
 	if err != nil || !ok || st.holders[head] {

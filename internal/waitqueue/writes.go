@@ -82,20 +82,22 @@ func admitHeadWrite(head, now string, limit int) write {
 // handOffWrite moves the holder's slot to the oldest waiter and dequeues it, with the token
 // read, in one write: the counter does not change.
 // A head without a token (none was read) is handed the slot only while it still has none.
-func handOffWrite(holder, head, headToken, now string) write {
+func handOffWrite(holder, head, headToken, now string, limit int) write {
 	w := write{
 		what:      "hand the slot off",
 		update:    "SET #head = :now, #admissions = if_not_exists(#admissions, :zero) + :one REMOVE #holder, #queue[0], #token",
-		condition: "attribute_exists(#holder) AND #queue[0] = :head AND attribute_not_exists(#head) AND #token = :token",
+		condition: "attribute_exists(#holder) AND #queue[0] = :head AND attribute_not_exists(#head) AND #token = :token AND #count <= :limit",
 		names: map[string]string{
 			"#holder": holder, "#head": head, "#queue": machines.AttributeQueue, "#token": tokenAttribute(head),
-			"#admissions": machines.AttributeQueueAdmissions,
+			"#admissions": machines.AttributeQueueAdmissions, "#count": machines.AttributeHolderCount,
 		},
-		values:       map[string]types.AttributeValue{":now": str(now), ":head": str(head), ":token": str(headToken), ":zero": num(0), ":one": num(1)},
+		values: map[string]types.AttributeValue{
+			":now": str(now), ":head": str(head), ":token": str(headToken), ":zero": num(0), ":one": num(1), ":limit": num(limit),
+		},
 		returnValues: types.ReturnValueUpdatedNew,
 	}
 	if headToken == "" {
-		w.condition = "attribute_exists(#holder) AND #queue[0] = :head AND attribute_not_exists(#head) AND attribute_not_exists(#token)"
+		w.condition = "attribute_exists(#holder) AND #queue[0] = :head AND attribute_not_exists(#head) AND attribute_not_exists(#token) AND #count <= :limit"
 		delete(w.values, ":token")
 	}
 	return w
@@ -109,6 +111,18 @@ func releaseWrite(holder string) write {
 		condition: machines.ReleaseWithoutWaitersConditionExpression,
 		names:     map[string]string{"#count": machines.AttributeHolderCount, "#holder": holder, "#queue": machines.AttributeQueue},
 		values:    map[string]types.AttributeValue{":one": num(1), ":zero": num(0)},
+	}
+}
+
+// overLimitReleaseWrite gives the holder's slot back to a lock that holds more than limit (the
+// limit was lowered), although executions wait: handing it on would keep the count over.
+func overLimitReleaseWrite(holder string, limit int) write {
+	return write{
+		what:      "release over the limit",
+		update:    machines.ReleaseUpdateExpression,
+		condition: "attribute_exists(#holder) AND #count > :limit",
+		names:     map[string]string{"#count": machines.AttributeHolderCount, "#holder": holder},
+		values:    map[string]types.AttributeValue{":one": num(1), ":limit": num(limit)},
 	}
 }
 

@@ -17,8 +17,8 @@ type Request struct {
 	Action string `json:"action"`
 	// LockName is the lock's name.
 	LockName string `json:"lockName"`
-	// Limit is the lock's limit (park only).
-	Limit int `json:"limit,omitempty"`
+	// Limit is the lock's limit.
+	Limit int `json:"limit"`
 	// ExecutionArn is the execution that parks or releases.
 	ExecutionArn string `json:"executionArn"`
 	// TaskToken is the parked task's token (park only).
@@ -52,7 +52,7 @@ func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 		res.Park = &p
 	case machines.HandOffActionRelease:
 		var r waitqueue.ReleaseResult
-		r, err = h.queue.Release(ctx, req.LockName, req.ExecutionArn)
+		r, err = h.queue.Release(ctx, req.LockName, req.ExecutionArn, req.Limit)
 		res.Release = &r
 	default:
 		err = fmt.Errorf("%w: unknown action %q (want %q or %q)", waitqueue.ErrInvalidRequest, req.Action, machines.HandOffActionPark, machines.HandOffActionRelease)

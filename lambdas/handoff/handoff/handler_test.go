@@ -56,11 +56,11 @@ func TestParkAndRelease(t *testing.T) {
 	if err != nil || res.Park == nil || !res.Park.Queued || res.Park.Ticket != 1 {
 		t.Fatalf("park B = %+v, %v", res, err)
 	}
-	res, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionRelease, LockName: "L", ExecutionArn: a})
+	res, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionRelease, LockName: "L", Limit: 1, ExecutionArn: a})
 	if err != nil || res.Release == nil || len(res.Release.HandedTo) != 1 || res.Release.HandedTo[0] != b {
 		t.Fatalf("release A = %+v, %v", res, err)
 	}
-	res, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionRelease, LockName: "L", ExecutionArn: b})
+	res, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionRelease, LockName: "L", Limit: 1, ExecutionArn: b})
 	if err != nil || !res.Release.Released || len(res.Release.HandedTo) != 0 {
 		t.Fatalf("release B = %+v, %v", res, err)
 	}

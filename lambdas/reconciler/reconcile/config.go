@@ -20,6 +20,10 @@ type Config struct {
 	StateMachineArn string
 	// MaxHolders bounds the holders checked per run. Default: DefaultMaxHolders.
 	MaxHolders int
+	// Limit is the semaphore's limit. With it, the dead holder of a lock where executions wait
+	// hands its slot to the oldest (within the limit); without it (0) the slot is given back
+	// to the lock and the waiters find it when they re-check. Default: 0.
+	Limit int
 }
 
 // ConfigFromEnv reads a Config from the environment variables the Cleanup construct sets
@@ -27,6 +31,13 @@ type Config struct {
 func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 	get := func(name string) string { v, _ := lookup(name); return v }
 	c := Config{TableName: get(machines.EnvReconcilerLockTable), StateMachineArn: get(machines.EnvReconcilerStateMachineArn)}
+	if raw := get(machines.EnvReconcilerLimit); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil {
+			return Config{}, &ConfigError{Field: machines.EnvReconcilerLimit, Value: raw, Problem: "must be an integer"}
+		}
+		c.Limit = n
+	}
 	if raw := get(machines.EnvReconcilerMaxHolders); raw != "" {
 		n, err := strconv.Atoi(raw)
 		if err != nil {
@@ -44,6 +55,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, &ConfigError{Field: "TableName", Value: "", Problem: "is required"}
 	case !strings.Contains(c.StateMachineArn, ":stateMachine:"):
 		return c, &ConfigError{Field: "StateMachineArn", Value: c.StateMachineArn, Problem: "must be a state machine ARN"}
+	case c.Limit < 0:
+		return c, &ConfigError{Field: "Limit", Value: strconv.Itoa(c.Limit), Problem: "must be >= 0"}
 	case c.MaxHolders < 0:
 		return c, &ConfigError{Field: "MaxHolders", Value: strconv.Itoa(c.MaxHolders), Problem: "must be >= 0"}
 	}

@@ -166,9 +166,9 @@ func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.Attrib
 			res.Live++
 			continue
 		}
-		if len(queued) > 0 {
+		if len(queued) > 0 && r.cfg.Limit > 0 {
 			// Executions wait: the slot is handed to the oldest, a dead waiter leaves the queue.
-			out, err := r.queue.Release(ctx, nameAttr.Value, holder)
+			out, err := r.queue.Release(ctx, nameAttr.Value, holder, r.cfg.Limit)
 			if err != nil {
 				return fmt.Errorf("reconcile: release %s from %s: %w", holder, nameAttr.Value, err)
 			}
