@@ -34,7 +34,16 @@ type Options struct {
 	// MaxClosedExecutions bounds memory: beyond it, the oldest closed executions are forgotten.
 	// Default: DefaultMaxClosedExecutions.
 	MaxClosedExecutions int
+	// CrashAfter, a fault control for tests, is asked after every state of a flow completes
+	// (its exited event recorded), before the next state is entered; when it returns true the
+	// execution dies there: it ends ABORTED with ErrorCrash, publishes its status change like
+	// any other, and a redrive resumes it at the next state. It is called from the executions'
+	// goroutines. Default: nil, no crash.
+	CrashAfter func(executionArn, state string) bool
 }
+
+// ErrorCrash is the error of an execution that CrashAfter made die between two states.
+const ErrorCrash = "Emulator.Crash"
 
 // Emulator runs Standard state machines locally. It is safe for concurrent use.
 type Emulator struct {

@@ -66,6 +66,9 @@ func (r *runner) runGraph(g *graph, input any, resume *checkpoint) (any, error) 
 		if next == "" {
 			return out, nil
 		}
+		if crash := r.ex.em.opts.CrashAfter; crash != nil && crash(r.ex.arn, name) {
+			return nil, r.crashed(name, &checkpoint{state: next, input: out})
+		}
 		name, input = next, out
 	}
 }
@@ -160,6 +163,14 @@ func (r *runner) interrupted() error {
 		reason = errEnded
 	}
 	return &interruption{reason: reason}
+}
+
+// crashed ends the execution as ABORTED with ErrorCrash after the state named, and returns the
+// flow's interruption, which a redrive resumes at resume.
+func (r *runner) crashed(state string, resume *checkpoint) error {
+	r.ex.finish(terminal{status: StatusAborted, errName: ErrorCrash,
+		cause: fmt.Sprintf("the execution crashed after the state %q (fault injection)", state), reason: errAborted})
+	return &interruption{reason: errAborted, resume: resume}
 }
 
 // timedOut ends the execution as TIMED_OUT and returns the flow's interruption.

@@ -43,6 +43,8 @@ var cleanupStack struct {
 	fault atomic.Int32
 	// work records the dowork invocations that passed the slot check.
 	work *workRecord
+	// crashNext makes the next execution that leaves Acquire Slot crash there.
+	crashNext atomic.Bool
 }
 
 const cleanupTimeScale = 0.01
@@ -75,8 +77,11 @@ func startCleanupStack(t *testing.T) *stack.Stack {
 			return []time.Duration{0}
 		})
 		c.work = newWorkRecord()
+		crash := func(_, state string) bool {
+			return state == machines.StateAcquireSlot && c.crashNext.CompareAndSwap(true, false)
+		}
 		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
-			TimeScale: cleanupTimeScale, Seed: 3, Handlers: c.work.handlers(), EventPolicy: policy,
+			TimeScale: cleanupTimeScale, Seed: 3, Handlers: c.work.handlers(), EventPolicy: policy, CrashAfter: crash,
 		})
 	})
 	if c.err != nil {
@@ -305,4 +310,31 @@ func deref(s *string) string {
 		return "<nil>"
 	}
 	return *s
+}
+
+// TestCrashAfterAcquireIsReleased: an execution that dies right after its acquire, before the
+// next state, has its slot back: from its ABORTED event's cleanup, and with that event lost,
+// from the reconciler.
+func TestCrashAfterAcquireIsReleased(t *testing.T) {
+	st := startCleanupStack(t)
+	for _, fault := range []eventFault{deliverEvents, dropAborted} {
+		cleanupStack.fault.Store(int32(fault))
+		cleanupStack.crashNext.Store(true)
+		a := startHolder(t, st)
+		waitForLock(t, st, "the crashed A's slot to come back", func(l lock) bool {
+			d, err := st.Emulator.DescribeExecution(context.Background(), a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d.Status != emulator.StatusRunning && free(l)
+		})
+		d, err := st.Emulator.DescribeExecution(context.Background(), a)
+		if err != nil || d.Status != emulator.StatusAborted || deref(d.Error) != emulator.ErrorCrash {
+			t.Errorf("fault %d: A ended %s %s (%v), want ABORTED %s", fault, d.Status, deref(d.Error), err, emulator.ErrorCrash)
+		}
+		if got := enteredStates(t, st, a); slices.Contains(got, machines.StateRunWork) {
+			t.Errorf("fault %d: the crashed A entered %v", fault, got)
+		}
+	}
+	cleanupStack.fault.Store(int32(deliverEvents))
 }

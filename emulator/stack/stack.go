@@ -42,6 +42,9 @@ type Options struct {
 	// EventPolicy decides how the bus delivers each event (drop, duplicate, delay), for fault
 	// tests. Default: eventbus.DeliverOnce.
 	EventPolicy eventbus.DeliveryPolicy
+	// CrashAfter makes executions die between two states, for fault tests (see
+	// emulator.Options.CrashAfter). Default: nil.
+	CrashAfter func(executionArn, state string) bool
 	// DynamoDBFaults are injected into the DynamoDB requests of the stack's state machines and
 	// functions (a faultproxy in front of dynalite), for fault tests. Default: none.
 	DynamoDBFaults faultproxy.Config
@@ -117,7 +120,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	}
 
 	clock := emulator.NewScaledClock(time.Time{}, opts.TimeScale)
-	s.Emulator = emulator.New(emulator.Options{Clock: clock, Seed: opts.Seed, Region: tmpl.Region, Account: tmpl.Account})
+	s.Emulator = emulator.New(emulator.Options{Clock: clock, Seed: opts.Seed, Region: tmpl.Region, Account: tmpl.Account, CrashAfter: opts.CrashAfter})
 	s.Lambda, err = lambdafn.NewRegistry(
 		lambdafn.WithRegion(tmpl.Region), lambdafn.WithAccount(tmpl.Account),
 		lambdafn.WithTimeScale(opts.TimeScale), lambdafn.WithNow(clock.Now),
