@@ -80,3 +80,39 @@ func TestRacingExecutionsNeverOverAdmit(t *testing.T) {
 		t.Errorf("the lock after every execution: %+v", l)
 	}
 }
+
+// TestCleanupRacingRelease: the machine's own release and the cleanup's release of the same
+// execution run at once, many times over: the slot is handed to the waiter once, the waiter's
+// token is completed once, and the lock stays consistent. (The loser cannot tell the winner's
+// hand-off from its own whose reply was lost, so both may report it; a second wake-up fails
+// harmlessly on the completed token.)
+func TestCleanupRacingRelease(t *testing.T) {
+	for round := range 20 {
+		q, f, table := newQueue(t)
+		ctx := t.Context()
+		acquire(t, table, execution(0), 1)
+		if _, err := q.Park(ctx, lockName, 1, execution(1), token(execution(1), 0)); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		released := make([]bool, 2)
+		for i := range 2 {
+			wg.Go(func() {
+				res, err := q.Release(ctx, lockName, execution(0), 1)
+				if err != nil {
+					t.Error(err)
+				}
+				released[i] = res.Released
+			})
+		}
+		wg.Wait()
+		if !released[0] && !released[1] {
+			t.Fatalf("round %d: neither release reported the hand-off", round)
+		}
+		l := readLock(t, table)
+		checkInvariant(t, l, 1)
+		if l.count != 1 || len(l.holders) != 1 || l.holders[0] != execution(1) || len(f.wokenOrder()) != 1 {
+			t.Fatalf("round %d: lock %+v, woken %v; want e1 holding, woken once", round, l, f.wokenOrder())
+		}
+	}
+}

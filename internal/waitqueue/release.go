@@ -9,7 +9,8 @@ import (
 
 // ReleaseResult says what Release did.
 type ReleaseResult struct {
-	// Released: the execution held a slot and gave it up (to a waiter or to the lock).
+	// Released: the execution held a slot and gave it up (to a waiter or to the lock). When two
+	// releases of one execution race, both may report the one hand-off.
 	Released bool `json:"released"`
 	// Dequeued: the execution waited in the queue and was removed from it.
 	Dequeued bool `json:"dequeued"`
