@@ -300,3 +300,39 @@ func containsInOrder(got, want []string) bool {
 	}
 	return i == len(want)
 }
+
+// TestItemTooLargeFailsFast: the lock item is so large that one more holder attribute would
+// take it over DynamoDB's 400 KB; the acquire fails at once with Turnstile.LockTableError and
+// the item is left as it was, with no holder and the counter at 0.
+func TestItemTooLargeFailsFast(t *testing.T) {
+	st := startCleanupStack(t)
+	cleanupStack.fault.Store(int32(deliverEvents))
+	ctx := context.Background()
+	ddb, err := st.DynamoDBClient(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: demo.DefaultLockName}}
+	const filler = "filler" // not a holder: its name is no execution ARN
+	fill := func(update string, values map[string]types.AttributeValue) {
+		t.Helper()
+		_, err := ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: aws.String(lockTableName(st)), Key: key, UpdateExpression: aws.String(update),
+			ExpressionAttributeNames: map[string]string{"#f": filler}, ExpressionAttributeValues: values,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	fill("SET #f = :f", map[string]types.AttributeValue{":f": &types.AttributeValueMemberS{Value: strings.Repeat("x", 400*1024-100)}})
+	defer fill("REMOVE #f", nil)
+
+	a := startHolder(t, st)
+	d, err := st.Emulator.Wait(ctx, a)
+	if err != nil || d.Status != emulator.StatusFailed || deref(d.Error) != machines.ErrorLockTable {
+		t.Fatalf("A ended %s %s (%v), want FAILED %s", d.Status, deref(d.Error), err, machines.ErrorLockTable)
+	}
+	if l := readLock(t, st); !free(l) {
+		t.Errorf("after the failed acquire the lock is %+v, want no holder and a counter at 0", l)
+	}
+}
