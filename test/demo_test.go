@@ -46,6 +46,38 @@ func TestCallbackDemoIsFIFOAndLeaksNothing(t *testing.T) {
 	}
 }
 
+// TestCallbackDemoUnderFaults runs the Callback demo through the soak's faults: DynamoDB
+// requests applied with their reply lost (5 %) or lost before they arrive (2.5 %), status-change
+// events dropped (5 %) and duplicated (30 %). Never over the limit, nothing leaked or left in the
+// queue, admission in enqueue order.
+func TestCallbackDemoUnderFaults(t *testing.T) {
+	cfg := demo.DefaultConfig()
+	cfg.WorkDuration, cfg.FailureRate = 5*time.Second, 0.2
+	faults := simulate.Faults{DropEvents: 0.05, DupEvents: 0.3}
+	faults.DynamoDB.AppliedReplyLost, faults.DynamoDB.LostBefore = 0.05, 0.025
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: 60, TimeScale: simulate.DefaultTimeScale, Seed: 5, Faults: faults})
+	if err != nil {
+		t.Fatalf("simulate.Run: %v", err)
+	}
+	r := res.Report
+	t.Logf("faults %+v; failed %v; max %d; queued %d, admitted %d, out of order %d, left %d",
+		res.Faults, r.FailedByError, r.MaxConcurrentWork, r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft)
+	if v := res.Violations(); len(v) > 0 {
+		t.Errorf("violations: %v", v)
+	}
+	if res.Faults.DynamoDB.AppliedReplyLost == 0 || res.Faults.DynamoDB.LostBefore == 0 {
+		t.Errorf("no DynamoDB fault was injected: %+v", res.Faults.DynamoDB)
+	}
+	if r.Started != 60 || r.Succeeded+r.Failed != 60 || r.Succeeded == 0 {
+		t.Errorf("started %d, succeeded %d, failed %d; want 60 ended, some succeeded", r.Started, r.Succeeded, r.Failed)
+	}
+	if len(r.Locks) != 1 || r.Locks[0].Count != 0 || len(r.Locks[0].Holders) != 0 {
+		t.Errorf("lock items after the run = %+v, want count 0 and no holders", r.Locks)
+	}
+}
+
 // checkDemo runs executions of the demo app built from cfg and checks the semaphore's promises.
 func checkDemo(t *testing.T, cfg demo.Config, executions int, seed uint64) *runner.Report {
 	t.Helper()
