@@ -344,3 +344,31 @@ func TestLoweredLimitHandsNothingOn(t *testing.T) {
 		t.Fatalf("woken %v", got)
 	}
 }
+
+// TestLoweredLimitWithoutWaiters: two holders under a limit lowered to 1 (no queue, as with
+// Poll): no acquire succeeds until both are gone, releases still work, and the counter never
+// goes below 0.
+func TestLoweredLimitWithoutWaiters(t *testing.T) {
+	q, _, table := newQueue(t)
+	ctx := t.Context()
+	acquire(t, table, execution(0), 2)
+	acquire(t, table, execution(1), 2)
+	for i := range 2 {
+		if acquire(t, table, execution(9), 1) {
+			t.Fatalf("step %d: admitted over the lowered limit", i)
+		}
+		if _, err := q.Release(ctx, lockName, execution(i), 1); err != nil {
+			t.Fatal(err)
+		}
+		checkInvariant(t, readLock(t, table), 2)
+	}
+	if _, err := q.Release(ctx, lockName, execution(1), 1); err != nil {
+		t.Fatal(err)
+	}
+	if l := readLock(t, table); l.count != 0 {
+		t.Fatalf("lock = %+v, want the counter at 0", l)
+	}
+	if !acquire(t, table, execution(9), 1) {
+		t.Fatal("no admission once the count is below the lowered limit")
+	}
+}
