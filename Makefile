@@ -80,8 +80,8 @@ bench: node-tooling ## the benchmarks: the demo's figures over 3 seeds, the emul
 	go test -run '^$$' -bench . ./emulator/ ./emulator/dynamo/ ./emulator/intrinsic/
 
 soak: node-tooling ## the reliability soak: 20 seeds × 2,500 pairs with 5 %, then 20 %, of the replies lost
-	go run ./cmd/soak --reply-lost 0.05 $(SOAK_ARGS)
-	go run ./cmd/soak --reply-lost 0.20 $(SOAK_ARGS)
+	go run ./cmd/soak --reply-lost 0.05 --check-timeout 3m $(SOAK_ARGS)
+	go run ./cmd/soak --reply-lost 0.20 --check-timeout 3m $(SOAK_ARGS)
 
 clean: ## remove cdk.out/
 	rm -rf $(CDK_OUT)
