@@ -45,6 +45,9 @@ type Context struct {
 	Lock string
 	// Limit is the lock's limit.
 	Limit int
+	// Redriven reports whether the execution was redriven (its redrive count is above 0, or
+	// unknown).
+	Redriven bool
 }
 
 // FromContext reads the Turnstile client context of a Lambda invocation.
@@ -65,11 +68,13 @@ func FromContext(ctx context.Context) (Context, error) {
 			machines.ClientContextKeyExecution, machines.ClientContextKeyTable, machines.ClientContextKeyLock, machines.ClientContextKeyLimit)
 	}
 	c.Limit = limit
+	c.Redriven = custom[machines.ClientContextKeyRedriveCount] != "0"
 	return c, nil
 }
 
-// Verify returns nil when the invoking execution holds a slot of its lock, or has just taken a
-// free one with the semaphore's own conditional acquire (below the limit, nobody queued): what
+// Verify returns nil when the invoking execution was never redriven (it reached its work
+// through the acquire and holds its slot: no request is made), when it holds a slot of its
+// lock, or when it has just taken a free one with the semaphore's own conditional acquire (below the limit, nobody queued): what
 // the redrive guard would do, done before the work starts rather than after. Otherwise it
 // returns an error that Lambda reports under the name ErrorNotHolder (every slot is taken: a
 // redrive after the execution's slot was freed) or ErrorNoSlotContext (not invoked by a
@@ -79,6 +84,11 @@ func Verify(ctx context.Context, ddb DynamoDBAPI) error {
 	c, err := FromContext(ctx)
 	if err != nil {
 		return messages.InvokeResponse_Error{Type: ErrorNoSlotContext, Message: err.Error()}
+	}
+	if !c.Redriven {
+		// A never-redriven execution reaches its work only through the acquire, and its slot
+		// is freed only once it is no longer RUNNING: it holds one. Nothing to read.
+		return nil
 	}
 	key := map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: c.Lock}}
 	if held, err := holds(ctx, ddb, c, key); err != nil || held {

@@ -32,10 +32,11 @@ func invocation(execution, table, lock string) context.Context {
 func invocationWithLimit(execution, table, lock, limit string) context.Context {
 	return lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{
 		ClientContext: lambdacontext.ClientContext{Custom: map[string]string{
-			machines.ClientContextKeyExecution: execution,
-			machines.ClientContextKeyTable:     table,
-			machines.ClientContextKeyLock:      lock,
-			machines.ClientContextKeyLimit:     limit,
+			machines.ClientContextKeyExecution:    execution,
+			machines.ClientContextKeyTable:        table,
+			machines.ClientContextKeyLock:         lock,
+			machines.ClientContextKeyLimit:        limit,
+			machines.ClientContextKeyRedriveCount: "1",
 		}},
 	})
 }
@@ -92,5 +93,30 @@ func TestVerify(t *testing.T) {
 	var missing *types.ResourceNotFoundException
 	if !errors.As(err, &missing) {
 		t.Errorf("a missing table: %v, want ResourceNotFoundException", err)
+	}
+}
+
+// unreachable fails every call: a never-redriven execution must not need DynamoDB.
+type unreachable struct{}
+
+func (unreachable) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	return nil, errors.New("unreachable: GetItem")
+}
+
+func (unreachable) UpdateItem(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	return nil, errors.New("unreachable: UpdateItem")
+}
+
+// TestVerifyNeverRedrivenReadsNothing: an execution with redrive count 0 reached its work
+// through the acquire and holds its slot; Verify passes without a request.
+func TestVerifyNeverRedrivenReadsNothing(t *testing.T) {
+	ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{
+		ClientContext: lambdacontext.ClientContext{Custom: map[string]string{
+			machines.ClientContextKeyExecution: holder, machines.ClientContextKeyTable: "locks",
+			machines.ClientContextKeyLock: "L", machines.ClientContextKeyLimit: "1", machines.ClientContextKeyRedriveCount: "0",
+		}},
+	})
+	if err := slot.Verify(ctx, unreachable{}); err != nil {
+		t.Errorf("Verify = %v, want nil without a request", err)
 	}
 }

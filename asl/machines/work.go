@@ -128,6 +128,9 @@ const (
 	ClientContextKeyLock = "turnstileLock"
 	// ClientContextKeyLimit is the lock's limit, in decimal.
 	ClientContextKeyLimit = "turnstileLimit"
+	// ClientContextKeyRedriveCount is the execution's redrive count ($$.Execution.RedriveCount),
+	// in decimal.
+	ClientContextKeyRedriveCount = "turnstileRedriveCount"
 )
 
 // Error names of the work-side slot check (package slot).
@@ -139,7 +142,8 @@ const (
 )
 
 // withSlotContext returns the work graph with, when it is a LambdaWork graph, the Lambda
-// client context package slot reads: the base64 of {"custom": {execution, table, lock, limit}}. Any other work graph is returned as it is.
+// client context package slot reads: the base64 of {"custom": {execution, table, lock, limit,
+// redrive count}}. Any other work graph is returned as it is.
 func withSlotContext(work *asl.Graph, o SemaphoreOptions) *asl.Graph {
 	if len(work.States) != 1 || work.States[0].Name != StateInvokeWorkFunction {
 		return work
@@ -157,11 +161,11 @@ func withSlotContext(work *asl.Graph, o SemaphoreOptions) *asl.Graph {
 		encoded, _ := json.Marshal(o.LockName) // a string always encodes
 		lock = intrinsicLiteral(string(encoded))
 	}
-	format := fmt.Sprintf(`\{"custom":\{"%s":"{}","%s":"{}","%s":{},"%s":"%d"\}\}`,
-		ClientContextKeyExecution, ClientContextKeyTable, ClientContextKeyLock, ClientContextKeyLimit, o.Limit)
+	format := fmt.Sprintf(`\{"custom":\{"%s":"{}","%s":"{}","%s":{},"%s":"%d","%s":"{}"\}\}`,
+		ClientContextKeyExecution, ClientContextKeyTable, ClientContextKeyLock, ClientContextKeyLimit, o.Limit, ClientContextKeyRedriveCount)
 	clone := *task
 	params = maps.Clone(params)
-	params["ClientContext.$"] = fmt.Sprintf("States.Base64Encode(States.Format('%s', $$.Execution.Id, '%s', %s))", format, o.TableName, lock)
+	params["ClientContext.$"] = fmt.Sprintf("States.Base64Encode(States.Format('%s', $$.Execution.Id, '%s', %s, $$.Execution.RedriveCount))", format, o.TableName, lock)
 	clone.Parameters = params
 	return &asl.Graph{StartAt: work.StartAt, States: asl.States{{Name: StateInvokeWorkFunction, State: &clone}}}
 }
