@@ -5,9 +5,16 @@
 // It creates a DynamoDB lock table (on demand, point-in-time recovery, AWS-managed encryption;
 // or uses the Table given) and a Standard state machine that acquires a slot with one
 // conditional write, runs the work in a Parallel state, and releases the slot, also when the
-// work fails (the execution then fails with the work's own error). The definition is
-// asl/machines.Semaphore; its golden files show exactly what is deployed. The state machine's
-// role may only update and read items of its lock table, plus what the work needs.
+// work fails (the execution then fails with the work's own error). An execution that finds
+// every slot taken waits by Props.WaitStrategy: WaitCallback (the default) parks it in the
+// lock's FIFO queue on a task token and a release hands the slot to the oldest waiter through
+// a small hand-off Lambda function the construct deploys; WaitPoll retries after jittered
+// pauses. The definition is asl/machines.Semaphore; its golden files show exactly what is
+// deployed. The state machine's role may only update (and, polling, read) items of its lock
+// table, invoke the hand-off function, plus what the work needs.
+//
+// Lambda work should call slot.Verify first (package slot): a redriven execution whose slot
+// was freed then refuses to work beside the slot's new holder.
 //
 // Usage, with a Lambda function as the work:
 //
