@@ -19,7 +19,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
-	"github.com/turnstile-sfn/turnstile/internal/golambda"
+	"github.com/turnstile-sfn/turnstile/golambda"
 )
 
 // Cleanup frees what dead executions of a semaphore hold: a rule on their FAILED, TIMED_OUT

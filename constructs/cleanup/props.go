@@ -20,8 +20,9 @@ const (
 	DefaultMaxEventAgeHours = 24
 	// DefaultDeadLetterAlarmThreshold is the dead-letter queue depth that raises the alarm.
 	DefaultDeadLetterAlarmThreshold = 1
-	// ReconcilerPackage is the reconciler Lambda's main package, relative to the module root.
-	ReconcilerPackage = "lambdas/reconciler"
+	// ReconcilerPackage is the import path of the reconciler Lambda's main package, built from
+	// wherever the app's go.mod finds Turnstile.
+	ReconcilerPackage = "github.com/turnstile-sfn/turnstile/lambdas/reconciler"
 )
 
 // Props configures a Cleanup. StateMachine, Table, one of LockName and LockNamePath, and Limit

@@ -10,7 +10,7 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
-	"github.com/turnstile-sfn/turnstile/internal/golambda"
+	"github.com/turnstile-sfn/turnstile/golambda"
 )
 
 // newHandOff creates the hand-off function of the Callback strategy: it reads and writes the

@@ -42,8 +42,9 @@ const (
 	// HandOffPolicyID is the construct ID of the hand-off function's own policy (Callback
 	// strategy): completing the machine's task tokens and describing its executions.
 	HandOffPolicyID = "HandOffPolicy"
-	// HandOffPackage is the hand-off function's main package, relative to the module root.
-	HandOffPackage = "lambdas/handoff"
+	// HandOffPackage is the import path of the hand-off function's main package, built from
+	// wherever the app's go.mod finds Turnstile.
+	HandOffPackage = "github.com/turnstile-sfn/turnstile/lambdas/handoff"
 	// DefaultCallbackTimeout is how long a parked waiter sleeps before it re-checks on its own.
 	DefaultCallbackTimeout = machines.DefaultCallbackTimeout
 	// DefaultWaitStrategy is the wait strategy of a Semaphore whose props name none. Measured

@@ -35,9 +35,9 @@ type Function struct {
 	RoleARN string
 	// AssetPath is the aws:asset:path metadata CDK records for bundled code ("" if none).
 	AssetPath string
-	// GoPackage is the module-relative Go package the function is built from, as Turnstile's
-	// Go Lambda construct records it in the GoPackageMetadataKey metadata ("" if none). The
-	// emulator binds registered handlers to functions by it.
+	// GoPackage is the import path of the Go package the function is built from, as Turnstile's
+	// Go Lambda construct records it in the metadata.GoPackage metadata ("" if none). The
+	// emulator runs the function from it.
 	GoPackage string
 }
 

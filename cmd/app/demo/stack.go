@@ -10,15 +10,15 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
-	"github.com/turnstile-sfn/turnstile/internal/golambda"
+	"github.com/turnstile-sfn/turnstile/golambda"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 )
 
-// DoWorkPackage is the dowork function's main package, relative to the module root.
-const DoWorkPackage = "lambdas/dowork"
+// DoWorkPackage is the import path of the dowork function's main package.
+const DoWorkPackage = "github.com/turnstile-sfn/turnstile/lambdas/dowork"
 
-// TestRunnerPackage is the load-test function's main package, relative to the module root.
-const TestRunnerPackage = "lambdas/testrunner"
+// TestRunnerPackage is the import path of the load-test function's main package.
+const TestRunnerPackage = "github.com/turnstile-sfn/turnstile/lambdas/testrunner"
 
 // testRunnerTimeoutMinutes is the load-test function's timeout, Lambda's longest: the original
 // demo takes about six minutes on AWS.

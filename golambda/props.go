@@ -2,9 +2,6 @@ package golambda
 
 import (
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
@@ -31,8 +28,10 @@ const (
 
 // Props configures a Go Lambda function.
 type Props struct {
-	// Package is the directory of the function's main package, relative to the module root and
-	// written with slashes, e.g. "lambdas/dowork".
+	// Package is the function's main package: an import path that the app's go.mod provides
+	// ("example.com/app/cmd/work", "github.com/turnstile-sfn/turnstile/lambdas/dowork"), or a
+	// directory of the app's own module, relative to its root and written with slashes
+	// ("cmd/work"). See Resolve.
 	//
 	// Required.
 	Package *string
@@ -69,19 +68,10 @@ type Props struct {
 	LogRetention awslogs.RetentionDays
 }
 
-// packageDir checks props and returns the package directory, cleaned and relative to
-// moduleRoot. It panics, as constructs do, naming the field and the value.
-func (props *Props) packageDir(moduleRoot string) string {
-	if props == nil || props.Package == nil || *props.Package == "" {
-		panic("golambda: Props.Package is required")
-	}
-	pkg := path.Clean(strings.TrimPrefix(*props.Package, "./"))
-	if path.IsAbs(pkg) || pkg == "." || pkg == ".." || strings.HasPrefix(pkg, "../") {
-		panic(fmt.Sprintf("golambda: Props.Package must be a directory inside the module, relative to its root, got %q", *props.Package))
-	}
-	info, err := os.Stat(filepath.Join(moduleRoot, filepath.FromSlash(pkg)))
-	if err != nil || !info.IsDir() {
-		panic(fmt.Sprintf("golambda: Props.Package %q is not a directory of the module at %s", *props.Package, moduleRoot))
+// validate checks props. It panics, as constructs do, naming the field and the value.
+func (props *Props) validate() {
+	if props == nil || props.Package == nil || strings.TrimSpace(*props.Package) == "" {
+		panic("golambda: Props.Package is required: an import path or a directory of the app's module")
 	}
 	if props.MemorySize != nil && (*props.MemorySize < MinMemorySize || *props.MemorySize > MaxMemorySize) {
 		panic(fmt.Sprintf("golambda: Props.MemorySize must be from %d to %d MiB, got %v", MinMemorySize, MaxMemorySize, *props.MemorySize))
@@ -89,5 +79,4 @@ func (props *Props) packageDir(moduleRoot string) string {
 	if props.ReservedConcurrentExecutions != nil && *props.ReservedConcurrentExecutions < 0 {
 		panic(fmt.Sprintf("golambda: Props.ReservedConcurrentExecutions must be >= 0, got %v", *props.ReservedConcurrentExecutions))
 	}
-	return pkg
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/turnstile-sfn/turnstile/internal/golambda"
+	"github.com/turnstile-sfn/turnstile/golambda"
 )
 
 // Stack names of the test app. Only bundledStack is bundled: the others are left out through the
@@ -77,7 +77,7 @@ func synthesize(outdir string) map[string]map[string]any {
 
 	skipped := awscdk.NewStack(app, jsii.String(skippedStack), nil)
 	golambda.New(skipped, jsii.String("Minimal"), &golambda.Props{
-		Package: jsii.String("internal/golambda/testdata/hello"),
+		Package: jsii.String("golambda/testdata/hello"),
 	})
 	golambda.New(skipped, jsii.String("Full"), &golambda.Props{
 		Package:                      jsii.String("./lambdas/dowork"),
@@ -91,7 +91,7 @@ func synthesize(outdir string) map[string]map[string]any {
 
 	bundled := awscdk.NewStack(app, jsii.String(bundledStack), nil)
 	golambda.New(bundled, jsii.String("Hello"), &golambda.Props{
-		Package: jsii.String("internal/golambda/testdata/hello"),
+		Package: jsii.String("golambda/testdata/hello"),
 	})
 	golambda.New(bundled, jsii.String("DoWork"), &golambda.Props{
 		Package: jsii.String("lambdas/dowork"),

@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/turnstile-sfn/turnstile/internal/golambda"
+	"github.com/turnstile-sfn/turnstile/golambda"
 )
 
 // assetDir returns the directory of the bundled code of the function at path.
@@ -75,18 +75,18 @@ func TestBundledBootstrap(t *testing.T) {
 }
 
 func TestBuildReportsCompilerOutput(t *testing.T) {
-	root, err := golambda.FindModuleRoot(".")
+	source, err := golambda.Resolve(".", "golambda/testdata/broken")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bundler := golambda.Bundler{ModuleRoot: root, Package: "internal/golambda/testdata/broken"}
+	bundler := golambda.Bundler{Source: source}
 	err = bundler.Build(t.TempDir())
 	var buildErr *golambda.BuildError
 	if !errors.As(err, &buildErr) {
 		t.Fatalf("Build() error = %v, want *BuildError", err)
 	}
-	if buildErr.Package != bundler.Package {
-		t.Errorf("BuildError.Package = %q, want %q", buildErr.Package, bundler.Package)
+	if want := "github.com/turnstile-sfn/turnstile/golambda/testdata/broken"; buildErr.Package != want {
+		t.Errorf("BuildError.Package = %q, want %q", buildErr.Package, want)
 	}
 	if !strings.Contains(err.Error(), "main.go") || !strings.Contains(err.Error(), `"not an int"`) {
 		t.Errorf("Build() error = %q, want the compiler's message about main.go", err)
@@ -94,7 +94,7 @@ func TestBuildReportsCompilerOutput(t *testing.T) {
 }
 
 func TestBuildArgs(t *testing.T) {
-	got := strings.Join(golambda.Bundler{Package: "lambdas/dowork"}.BuildArgs("/out"), " ")
+	got := strings.Join(golambda.Bundler{Source: golambda.Source{Dir: "lambdas/dowork"}}.BuildArgs("/out"), " ")
 	want := "build -tags lambda.norpc -trimpath -buildvcs=false -ldflags=-s -w -o /out/bootstrap ./lambdas/dowork"
 	if got != want {
 		t.Errorf("BuildArgs() = %q, want %q", got, want)
@@ -108,7 +108,7 @@ func TestFailedBuildFailsTheFunction(t *testing.T) {
 	stack := awscdk.NewStack(app, jsii.String("Broken"), nil)
 	got := panicValue(func() {
 		golambda.New(stack, jsii.String("Broken"), &golambda.Props{
-			Package: jsii.String("internal/golambda/testdata/broken"),
+			Package: jsii.String("golambda/testdata/broken"),
 		})
 	})
 	err, _ := got.(error)

@@ -8,7 +8,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/turnstile-sfn/turnstile/internal/golambda"
+	"github.com/turnstile-sfn/turnstile/golambda"
 )
 
 func TestNewPanicsOnInvalidProps(t *testing.T) {
@@ -19,12 +19,17 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 	}{
 		{name: "nil props", props: nil, want: "Props.Package is required"},
 		{name: "no package", props: &golambda.Props{}, want: "Props.Package is required"},
+		{name: "blank package", props: &golambda.Props{Package: jsii.String("  ")}, want: "Props.Package is required"},
 		{name: "outside module", props: &golambda.Props{Package: jsii.String("../elsewhere")},
-			want: `Props.Package must be a directory inside the module, relative to its root, got "../elsewhere"`},
+			want: `package "../elsewhere" must be an import path or a directory inside the module, relative to its root`},
 		{name: "absolute", props: &golambda.Props{Package: jsii.String("/lambdas/dowork")},
-			want: `Props.Package must be a directory inside the module, relative to its root, got "/lambdas/dowork"`},
+			want: `package "/lambdas/dowork" must be an import path or a directory inside the module, relative to its root`},
 		{name: "missing directory", props: &golambda.Props{Package: jsii.String("lambdas/nothing")},
-			want: `Props.Package "lambdas/nothing" is not a directory of the module`},
+			want: `Go package not found: "lambdas/nothing"`},
+		{name: "unknown import path", props: &golambda.Props{Package: jsii.String("example.com/nobody/fn")},
+			want: `Go package not found: "example.com/nobody/fn"`},
+		{name: "library package", props: &golambda.Props{Package: jsii.String("github.com/turnstile-sfn/turnstile/asl")},
+			want: `is package asl, not a main package`},
 		{name: "too little memory", props: &golambda.Props{Package: jsii.String("lambdas/dowork"), MemorySize: jsii.Number(64)},
 			want: "Props.MemorySize must be from 128 to 10240 MiB, got 64"},
 		{name: "negative reservation", props: &golambda.Props{Package: jsii.String("lambdas/dowork"), ReservedConcurrentExecutions: jsii.Number(-1)},

@@ -26,13 +26,13 @@ func TestFunctionProperties(t *testing.T) {
 	arn := func(path string) any { return map[string]any{"Fn::GetAtt": []any{logicalIDAt(t, tmpl, path), "Arn"}} }
 	tests := []struct {
 		name   string
-		pkg    string // the Go package recorded in the metadata, cleaned
+		pkg    string // the import path recorded in the metadata
 		want   map[string]any
 		absent []string
 	}{
 		{
 			name: "Minimal",
-			pkg:  "internal/golambda/testdata/hello",
+			pkg:  "github.com/turnstile-sfn/turnstile/golambda/testdata/hello",
 			want: map[string]any{
 				"Architectures": []any{"arm64"},
 				"Runtime":       "provided.al2023",
@@ -46,7 +46,7 @@ func TestFunctionProperties(t *testing.T) {
 		},
 		{
 			name: "Full",
-			pkg:  "lambdas/dowork",
+			pkg:  "github.com/turnstile-sfn/turnstile/lambdas/dowork",
 			want: map[string]any{
 				"Architectures":                []any{"arm64"},
 				"Runtime":                      "provided.al2023",

@@ -1,7 +1,6 @@
 package golambda
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,12 +14,9 @@ import (
 // BinaryName is the file name the provided.al2023 runtime runs, and so the function's handler.
 const BinaryName = "bootstrap"
 
-// ErrGoNotFound is returned when the go command is not on PATH.
-var ErrGoNotFound = errors.New("the go command is not on PATH")
-
 // BuildError reports a failed go build, with the compiler's output.
 type BuildError struct {
-	// Package is the package that failed to build, relative to the module root.
+	// Package is the import path of the package that failed to build.
 	Package string
 	// Output is what go build printed.
 	Output string
@@ -30,19 +26,17 @@ type BuildError struct {
 
 // Error implements error.
 func (e *BuildError) Error() string {
-	return fmt.Sprintf("golambda: go build ./%s: %v\n%s", e.Package, e.Err, strings.TrimSpace(e.Output))
+	return fmt.Sprintf("golambda: go build %s: %v\n%s", e.Package, e.Err, strings.TrimSpace(e.Output))
 }
 
 // Unwrap returns the error of the go command.
 func (e *BuildError) Unwrap() error { return e.Err }
 
-// Bundler builds one Go package of a module into a Lambda bootstrap binary for linux/arm64.
-// It implements awscdk.ILocalBundling.
+// Bundler builds one Go main package into a Lambda bootstrap binary for linux/arm64. It
+// implements awscdk.ILocalBundling, so that it can bundle any awslambda.Code_FromAsset.
 type Bundler struct {
-	// ModuleRoot is the absolute path of the directory holding go.mod.
-	ModuleRoot string
-	// Package is the package directory relative to ModuleRoot, with slashes, e.g. "lambdas/dowork".
-	Package string
+	// Source is the package to build (see Resolve).
+	Source Source
 }
 
 // BuildArgs returns the arguments given to the go command to build into outputDir.
@@ -54,21 +48,27 @@ func (b Bundler) BuildArgs(outputDir string) []string {
 		"-buildvcs=false",
 		"-ldflags=-s -w",
 		"-o", filepath.Join(outputDir, BinaryName),
-		"./" + b.Package,
+		"./" + b.Source.Dir,
 	}
 }
 
-// Build compiles the package into outputDir/bootstrap for linux/arm64 without cgo.
+// Build compiles the package into outputDir/bootstrap for linux/arm64 without cgo, in the
+// directory of the module that provides it. A package of another module than the app's is built
+// with that module's own go.mod and go.sum (GOWORK=off, -mod=readonly), as `go install
+// pkg@version` builds it: the versions its authors tested, whatever the app's go.mod selects.
 func (b Bundler) Build(outputDir string) error {
 	goCommand, err := exec.LookPath("go")
 	if err != nil {
-		return fmt.Errorf("golambda: %w: %w", ErrGoNotFound, err)
+		return fmt.Errorf("golambda: %w", ErrGoNotFound)
 	}
 	cmd := exec.Command(goCommand, b.BuildArgs(outputDir)...)
-	cmd.Dir = b.ModuleRoot
+	cmd.Dir = b.Source.ModuleDir
 	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0")
+	if !b.Source.MainModule {
+		cmd.Env = append(cmd.Env, "GOWORK=off", "GOFLAGS=-mod=readonly")
+	}
 	if output, err := cmd.CombinedOutput(); err != nil {
-		return &BuildError{Package: b.Package, Output: string(output), Err: err}
+		return &BuildError{Package: b.Source.ImportPath, Output: string(output), Err: err}
 	}
 	return nil
 }

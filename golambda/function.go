@@ -21,17 +21,19 @@ const unusedDockerImage = "golang"
 
 // New creates, under a construct named id, a Lambda function built from props.Package (arm64,
 // provided.al2023, handler "bootstrap"), its log group and its role, and returns the function.
-// It panics when props are invalid or when the working directory is not inside a Go module.
+// The package is resolved from the working directory's Go module (see Resolve), so an app may
+// build its own packages and those of the modules it requires. It panics, as constructs do, when
+// props are invalid or the package cannot be found.
 func New(scope constructs.Construct, id *string, props *Props) awslambda.Function {
+	props.validate()
 	workDir, err := os.Getwd()
 	if err != nil {
 		panic(fmt.Sprintf("golambda: %v", err))
 	}
-	moduleRoot, err := FindModuleRoot(workDir)
+	source, err := Resolve(workDir, *props.Package)
 	if err != nil {
 		panic(err.Error())
 	}
-	pkg := props.packageDir(moduleRoot)
 
 	retention := props.LogRetention
 	if retention == "" {
@@ -48,8 +50,8 @@ func New(scope constructs.Construct, id *string, props *Props) awslambda.Functio
 	})
 	logGroup.GrantWrite(role)
 
-	bundler := &Bundler{ModuleRoot: moduleRoot, Package: pkg}
-	code := awslambda.Code_FromAsset(jsii.String(moduleRoot), &awss3assets.AssetOptions{
+	bundler := &Bundler{Source: source}
+	code := awslambda.Code_FromAsset(jsii.String(source.ModuleDir), &awss3assets.AssetOptions{
 		AssetHashType: awscdk.AssetHashType_OUTPUT,
 		Bundling: &awscdk.BundlingOptions{
 			Image: awscdk.DockerImage_FromRegistry(jsii.String(unusedDockerImage)),
@@ -78,7 +80,7 @@ func New(scope constructs.Construct, id *string, props *Props) awslambda.Functio
 		ReservedConcurrentExecutions: props.ReservedConcurrentExecutions,
 		Description:                  props.Description,
 	})
-	// The local emulator binds a Go handler to the function by the package it is built from.
-	fn.Node().DefaultChild().(awscdk.CfnResource).AddMetadata(jsii.String(metadata.GoPackage), jsii.String(pkg))
+	// The local emulator runs the function from the package it is built from.
+	fn.Node().DefaultChild().(awscdk.CfnResource).AddMetadata(jsii.String(metadata.GoPackage), jsii.String(source.ImportPath))
 	return fn
 }

@@ -1,0 +1,105 @@
+package golambda_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/turnstile-sfn/turnstile/golambda"
+)
+
+func TestIsImportPath(t *testing.T) {
+	tests := []struct {
+		pkg  string
+		want bool
+	}{
+		{"github.com/turnstile-sfn/turnstile/lambdas/handoff", true},
+		{"example.com/app", true},
+		{"lambdas/dowork", false},
+		{"./lambdas/dowork", false},
+		{"./v1.2/fn", false},
+		{"../other.com/fn", false},
+		{"cmd", false},
+	}
+	for _, tt := range tests {
+		if got := golambda.IsImportPath(tt.pkg); got != tt.want {
+			t.Errorf("IsImportPath(%q) = %v, want %v", tt.pkg, got, tt.want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := golambda.Source{
+		ImportPath: "github.com/turnstile-sfn/turnstile/lambdas/dowork",
+		ModulePath: "github.com/turnstile-sfn/turnstile",
+		ModuleDir:  root,
+		Dir:        "lambdas/dowork",
+		MainModule: true,
+	}
+	// The same package by directory (from a subdirectory of the module too) and by import path.
+	for _, pkg := range []string{"lambdas/dowork", "./lambdas/dowork", want.ImportPath} {
+		got, err := golambda.Resolve(".", pkg)
+		if err != nil {
+			t.Fatalf("Resolve(%q) error = %v", pkg, err)
+		}
+		if got != want {
+			t.Errorf("Resolve(%q) = %+v, want %+v", pkg, got, want)
+		}
+	}
+}
+
+// TestResolveFromAnotherModule resolves a package of this module from an app module of its own
+// that requires it through a replace directive, as a user's app does: the package is found in
+// this module, which is not the app's main module.
+func TestResolveFromAnotherModule(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := t.TempDir()
+	goMod := "module example.com/app\n\ngo 1.26\n\nrequire github.com/turnstile-sfn/turnstile v0.0.0\n\nreplace github.com/turnstile-sfn/turnstile => " + root + "\n"
+	if err := os.WriteFile(filepath.Join(app, "go.mod"), []byte(goMod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := golambda.Resolve(app, "github.com/turnstile-sfn/turnstile/lambdas/handoff")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := golambda.Source{
+		ImportPath: "github.com/turnstile-sfn/turnstile/lambdas/handoff",
+		ModulePath: "github.com/turnstile-sfn/turnstile",
+		ModuleDir:  root,
+		Dir:        "lambdas/handoff",
+	}
+	if got != want {
+		t.Errorf("Resolve() = %+v, want %+v", got, want)
+	}
+}
+
+func TestResolveWithoutModule(t *testing.T) {
+	_, err := golambda.Resolve(t.TempDir(), "lambdas/work")
+	if !errors.Is(err, golambda.ErrNoModule) {
+		t.Errorf("Resolve() error = %v, want ErrNoModule", err)
+	}
+}
+
+func TestResolveErrors(t *testing.T) {
+	tests := []struct {
+		pkg  string
+		want error
+	}{
+		{"lambdas/nothing", golambda.ErrPackageNotFound},
+		{"example.com/nobody/fn", golambda.ErrPackageNotFound},
+		{"github.com/turnstile-sfn/turnstile/slot", golambda.ErrNotMain},
+	}
+	for _, tt := range tests {
+		if _, err := golambda.Resolve(".", tt.pkg); !errors.Is(err, tt.want) {
+			t.Errorf("Resolve(%q) error = %v, want %v", tt.pkg, err, tt.want)
+		}
+	}
+}
