@@ -86,7 +86,7 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 	if o.HandOffFunctionArn == "" {
 		o.HandOffFunctionArn = Placeholder(SubstitutionHandOffFunctionArn)
 	}
-	if o.CallbackTimeout == 0 {
+	if o.CallbackTimeout == 0 && o.WaitStrategy == WaitCallback {
 		o.CallbackTimeout = min(DefaultCallbackTimeout, o.AcquireTimeout)
 	}
 	return o
@@ -109,6 +109,8 @@ func (o SemaphoreOptions) checkLockName() *OptionError {
 		return &OptionError{Field: "LockName", Value: "neither", Problem: "or LockNamePath is required", Kind: ErrLockName}
 	case o.LockName != "" && o.LockNamePath != "":
 		return &OptionError{Field: "LockName", Value: "both", Problem: "and LockNamePath are mutually exclusive", Kind: ErrLockName}
+	case o.LockName != "" && strings.TrimSpace(o.LockName) == "":
+		return &OptionError{Field: "LockName", Value: strconv.Quote(o.LockName), Problem: "must not be only blanks", Kind: ErrLockName}
 	case len(o.LockName) > MaxLockNameBytes:
 		return &OptionError{Field: "LockName", Value: fmt.Sprintf("%d bytes", len(o.LockName)), Problem: fmt.Sprintf("must be at most %d bytes long", MaxLockNameBytes), Kind: ErrLockName}
 	case strings.Contains(o.LockName, "${"):
@@ -149,7 +151,12 @@ func (o SemaphoreOptions) checkTiming() *OptionError {
 		{"WaitMin", o.WaitMin},
 		{"WaitMax", o.WaitMax},
 		{"Timeout", o.Timeout},
-		{"CallbackTimeout", o.CallbackTimeout},
+	}
+	if o.WaitStrategy == WaitCallback {
+		durations = append(durations, struct {
+			field string
+			value time.Duration
+		}{"CallbackTimeout", o.CallbackTimeout})
 	}
 	for _, d := range durations {
 		if d.value < time.Second || d.value%time.Second != 0 {
@@ -159,6 +166,8 @@ func (o SemaphoreOptions) checkTiming() *OptionError {
 	switch {
 	case o.WaitStrategy != WaitPoll && o.WaitStrategy != WaitCallback:
 		return &OptionError{Field: "WaitStrategy", Value: strconv.Quote(string(o.WaitStrategy)), Problem: `must be "Poll" or "Callback"`, Kind: ErrWaitStrategy}
+	case o.WaitStrategy == WaitPoll && o.CallbackTimeout != 0:
+		return &OptionError{Field: "CallbackTimeout", Value: o.CallbackTimeout, Problem: `applies to WaitStrategy "Callback" only; remove it, or set WaitStrategy to "Callback"`, Kind: ErrTiming}
 	case o.WaitMax <= o.WaitMin:
 		return &OptionError{Field: "WaitMax", Value: o.WaitMax, Problem: "must be greater than WaitMin (" + o.WaitMin.String() + ")", Kind: ErrTiming}
 	case o.Timeout > MaxTimeout:

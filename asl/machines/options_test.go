@@ -34,6 +34,10 @@ func TestSemaphoreRejectsInvalidOptions(t *testing.T) {
 		{"both lock names", valid(func(o *machines.SemaphoreOptions) { o.LockNamePath = "$.env" }), machines.ErrLockName, "LockName", "got both"},
 		{"lock name too long", valid(func(o *machines.SemaphoreOptions) { o.LockName = strings.Repeat("x", 2049) }), machines.ErrLockName, "LockName", "2049 bytes"},
 		{"lock name with a placeholder", valid(func(o *machines.SemaphoreOptions) { o.LockName = "a${B}" }), machines.ErrLockName, "LockName", `"a${B}"`},
+		{"lock name of blanks", valid(func(o *machines.SemaphoreOptions) { o.LockName = " \t " }), machines.ErrLockName, "LockName", "must not be only blanks"},
+		{"callback timeout under Poll", valid(func(o *machines.SemaphoreOptions) {
+			o.WaitStrategy, o.CallbackTimeout = machines.WaitPoll, time.Minute
+		}), machines.ErrTiming, "CallbackTimeout", `applies to WaitStrategy "Callback" only`},
 		{"path without $.", valid(func(o *machines.SemaphoreOptions) { o.LockName, o.LockNamePath = "", "environment" }), machines.ErrLockNamePath, "LockNamePath", `"environment"`},
 		{"root path", valid(func(o *machines.SemaphoreOptions) { o.LockName, o.LockNamePath = "", "$" }), machines.ErrLockNamePath, "LockNamePath", `"$"`},
 		{"context path", valid(func(o *machines.SemaphoreOptions) { o.LockName, o.LockNamePath = "", "$$.Execution.Name" }), machines.ErrLockNamePath, "LockNamePath", "$$.Execution.Name"},

@@ -20,6 +20,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/golambda"
+	"github.com/turnstile-sfn/turnstile/internal/nag"
 )
 
 // Cleanup frees what dead executions of a semaphore hold: a rule on their FAILED, TIMED_OUT
@@ -114,8 +115,31 @@ func New(scope constructs.Construct, id *string, props *Props) Cleanup {
 	if p.Reconciler == nil || *p.Reconciler {
 		c.reconciler = c.newReconciler(&p)
 	}
+	nag.Suppress(c.dlq, deadLetterQueueSuppression)
 	return c
 }
+
+// The cdk-nag findings the cleanup accepts, with their reasons, each recorded on the resource
+// it concerns.
+var (
+	// executionsSuppression is accepted on the machines' and the reconciler's roles.
+	executionsSuppression = nag.Suppression{
+		RuleID:           "AwsSolutions-IAM5",
+		AppliesToPattern: nag.ExecutionsOfOneMachine,
+		Reason: "the cleanup, the redrive guard and the reconciler describe (and the guard stops) executions of the " +
+			"semaphore's state machine whose names are made at run time: the grant covers that machine's executions only",
+	}
+	// deadLetterQueueSuppression is accepted on the dead-letter queue.
+	deadLetterQueueSuppression = nag.Suppression{
+		RuleID: "AwsSolutions-SQS3",
+		Reason: "this queue is itself the dead-letter queue of the cleanup's rule targets; its depth raises an alarm",
+	}
+)
+
+// NagSuppressions are the cdk-nag findings the cleanup accepts on its own resources: the
+// machines' logging and tracing actions, which take no resource, their and the reconciler's
+// grants on the semaphore's executions, and the dead-letter queue that has none of its own.
+var NagSuppressions = []nag.Suppression{nag.LoggingAndTracing, executionsSuppression, deadLetterQueueSuppression}
 
 // panicOnOptionError panics as constructs do: an options error names the prop (Props share the
 // names of CleanupOptions), any other error is reported as it is.
@@ -155,6 +179,7 @@ func (c *cleanup) newMachine(id string, def *asl.StateMachine, p *Props, logs aw
 		actions = append(actions, jsii.String("states:StopExecution"))
 	}
 	p.StateMachine.GrantExecution(sm, actions...)
+	nag.Suppress(sm.Role(), nag.LoggingAndTracing, executionsSuppression)
 	if p.HandOffFunction != nil && !stops {
 		// The cleanup releases through the hand-off function, which alone writes the table.
 		sm.AddToRolePolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
@@ -206,6 +231,7 @@ func (c *cleanup) newReconciler(p *Props) awslambda.Function {
 		},
 	})
 	p.StateMachine.GrantExecution(fn, jsii.String("states:DescribeExecution"))
+	nag.Suppress(fn.Role(), executionsSuppression)
 	tableActions := []*string{jsii.String("dynamodb:Scan"), jsii.String("dynamodb:UpdateItem")}
 	if p.HandOffFunction != nil {
 		// Releasing where executions wait means handing off: read the queue, wake the waiter.

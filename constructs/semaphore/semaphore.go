@@ -5,6 +5,7 @@ import (
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
@@ -14,6 +15,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
+	"github.com/turnstile-sfn/turnstile/internal/nag"
 )
 
 // Semaphore is a distributed counting semaphore in front of some work: a DynamoDB lock table
@@ -36,11 +38,27 @@ type Semaphore interface {
 	Cleanup() cleanup.Cleanup
 	// HandOffFunction returns the hand-off function, or nil unless the strategy is WaitCallback.
 	HandOffFunction() awslambda.Function
+	// GrantStartExecution lets grantee start executions of the state machine: what a producer
+	// of work needs.
+	GrantStartExecution(grantee awsiam.IGrantable) awsiam.Grant
+	// GrantSlotCheck lets grantee run slot.Verify, the work's check that its execution holds a
+	// slot: dynamodb:GetItem and dynamodb:UpdateItem on the lock table (and the use of its key,
+	// for a given table encrypted with one). New grants it to Props.WorkFunction (unless it is
+	// an imported function without a role), so that a forgotten grant cannot first show on a
+	// redrive.
+	GrantSlotCheck(grantee awsiam.IGrantable) awsiam.Grant
 	// Definition returns the state machine's definition as deployed, with the
 	// DefinitionSubstitutions placeholders (machines.Placeholder) in place of the table name
 	// and the work's ARN.
 	Definition() *asl.StateMachine
 }
+
+// NagSuppressions are the cdk-nag findings the semaphore accepts on its own resources, with
+// their reasons (its cleanup records cleanup.NagSuppressions): the state machine role's logging
+// and tracing actions, which take no resource, and the hand-off function's grant on the
+// machine's executions. New records them, so that an app running cdk-nag's AwsSolutions checks
+// gets no error from Turnstile's resources.
+var NagSuppressions = []nag.Suppression{nag.LoggingAndTracing, handOffSuppression}
 
 type semaphore struct {
 	constructs.Construct
@@ -112,6 +130,7 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 		}
 	}
 	s.stateMachine = awsstepfunctions.NewStateMachine(s, jsii.String("StateMachine"), smProps)
+	nag.Suppress(s.stateMachine.Role(), nag.LoggingAndTracing)
 
 	// Least privilege on the lock table: the acquire and release updates, and for Poll the
 	// read-back (under Callback the hand-off function reads).
@@ -128,6 +147,10 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	}
 	if s.handOff != nil {
 		grantHandOff(s, s.handOff, s.stateMachine)
+	}
+	// An imported function without a role is granted by whoever owns its role.
+	if p.WorkFunction != nil && p.WorkFunction.Role() != nil {
+		s.GrantSlotCheck(p.WorkFunction)
 	}
 	if p.Cleanup == nil || *p.Cleanup {
 		s.cleanup = cleanup.New(s, jsii.String(CleanupID), &cleanup.Props{
@@ -167,6 +190,19 @@ func (s *semaphore) LockNamePath() string { return s.props.LockNamePath }
 
 // Limit implements Semaphore.
 func (s *semaphore) Limit() int { return s.props.Limit }
+
+// GrantStartExecution implements Semaphore.
+func (s *semaphore) GrantStartExecution(grantee awsiam.IGrantable) awsiam.Grant {
+	return s.stateMachine.GrantStartExecution(grantee)
+}
+
+// GrantSlotCheck implements Semaphore.
+func (s *semaphore) GrantSlotCheck(grantee awsiam.IGrantable) awsiam.Grant {
+	if key := s.table.EncryptionKey(); key != nil {
+		key.GrantEncryptDecrypt(grantee)
+	}
+	return s.table.Grant(grantee, jsii.String("dynamodb:GetItem"), jsii.String("dynamodb:UpdateItem"))
+}
 
 // Definition implements Semaphore.
 func (s *semaphore) Definition() *asl.StateMachine { return s.definition }

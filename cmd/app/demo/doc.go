@@ -24,6 +24,7 @@
 // reserve any.
 //
 // The stack's outputs name the state machine to start (StateMachineArn), the lock table and the
-// function. Its cdk-nag AwsSolutions findings are all resolved or suppressed with a reason (see
-// StateMachineRoleSuppressions).
+// function. Its cdk-nag AwsSolutions findings are all resolved or suppressed with a reason: the
+// semaphore and its cleanup record their own suppressions, the demo those of its load test (see
+// TestRunnerRoleSuppressions).
 package demo

@@ -92,10 +92,6 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		WaitStrategy: cfg.WaitStrategy,
 	})
 
-	// The work checks that its execution holds a slot, or takes a free one, before it works
-	// (package slot).
-	sem.Table().Grant(fn, jsii.String("dynamodb:GetItem"), jsii.String("dynamodb:UpdateItem"))
-
 	// The load test, deployed beside the semaphore: it starts executions, reads their histories
 	// and the lock table, and returns its report (invoke it with a runner.Config as the event).
 	testRunner := golambda.New(s, jsii.String(cfg.Prefix+TestRunnerID), &golambda.Props{
@@ -103,7 +99,7 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		Description: jsii.String("Turnstile load test: starts executions of the semaphore and reports"),
 		Timeout:     awscdk.Duration_Minutes(jsii.Number(testRunnerTimeoutMinutes)),
 	})
-	sem.StateMachine().GrantStartExecution(testRunner)
+	sem.GrantStartExecution(testRunner)
 	sem.StateMachine().GrantExecution(testRunner, jsii.String("states:DescribeExecution"), jsii.String("states:GetExecutionHistory"))
 	sem.Table().GrantReadData(testRunner)
 
@@ -115,7 +111,7 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 	output(OutputDoWorkFunctionName, "The protected work", fn.FunctionName())
 	output(OutputTestRunnerFunctionName, "The load test: invoke it with {\"stateMachineArn\": …, \"lockTable\": …}", testRunner.FunctionName())
 
-	suppressNagFindings(sem, testRunner)
+	suppressNagFindings(testRunner)
 	s.semaphore, s.doWork = sem, fn
 	return s
 }

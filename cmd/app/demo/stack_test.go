@@ -18,6 +18,7 @@ import (
 	"github.com/cdklabs/cdk-nag-go/cdknag/v2"
 
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 )
 
@@ -92,10 +93,10 @@ func TestNagAwsSolutions(t *testing.T) {
 }
 
 // TestNagSuppressionsCarryReasons reads every cdk-nag suppression recorded in the template and
-// checks that it has a reason and is one of the reviewed demo.StateMachineRoleSuppressions.
+// checks that it has a reason and is one of the reviewed suppressions.
 func TestNagSuppressionsCarryReasons(t *testing.T) {
 	reviewed := map[string]bool{}
-	all := slices.Concat(demo.StateMachineRoleSuppressions, demo.TestRunnerRoleSuppressions, demo.CleanupSuppressions, demo.DeadLetterQueueSuppressions)
+	all := slices.Concat(demo.TestRunnerRoleSuppressions, cleanup.NagSuppressions, semaphore.NagSuppressions)
 	for _, s := range all {
 		reviewed[s.RuleID] = true
 	}
