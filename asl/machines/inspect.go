@@ -27,3 +27,15 @@ func SemaphoreLimit(m *asl.StateMachine) (limit int, ok bool) {
 	}
 	return limit, true
 }
+
+// SemaphoreLockNamePath reads back where a semaphore machine Semaphore generated takes its lock
+// name from: its LockNamePath, or "" for a machine with a fixed LockName (or no semaphore).
+func SemaphoreLockNamePath(m *asl.StateMachine) string {
+	prepare, ok := m.States.Get(StatePrepareAcquire).(*asl.Pass)
+	if !ok {
+		return ""
+	}
+	params, _ := prepare.Parameters.(map[string]any)
+	p, _ := params["lockName.$"].(string)
+	return p
+}

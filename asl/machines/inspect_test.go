@@ -28,3 +28,27 @@ func TestSemaphoreLimit(t *testing.T) {
 		t.Errorf("SemaphoreLimit of a non-semaphore machine = %d, true; want false", got)
 	}
 }
+
+func TestSemaphoreLockNamePath(t *testing.T) {
+	for _, tt := range []struct{ opts machines.SemaphoreOptions }{
+		{machines.SemaphoreOptions{LockNamePath: "$.job.tenant", Limit: 2}},
+		{machines.SemaphoreOptions{LockName: "L", Limit: 2}},
+	} {
+		tt.opts.TableName, tt.opts.Work = "T", machines.LambdaWork("arn:aws:lambda:us-east-1:1:function:f")
+		m, err := machines.Semaphore(tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := m.Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := asl.Parse(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := machines.SemaphoreLockNamePath(parsed); got != tt.opts.LockNamePath {
+			t.Errorf("SemaphoreLockNamePath = %q, want %q", got, tt.opts.LockNamePath)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 )
 
 // Exit statuses.
@@ -23,6 +24,22 @@ const (
 	exitViolation = 1
 	exitUsage     = 2
 )
+
+// version is the module version this binary was built from ("(devel)" for a build inside the
+// module), and its VCS revision when the build recorded one.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" {
+			v += " " + s.Value
+		}
+	}
+	return v
+}
 
 // errViolation marks a run that broke a promise of the semaphore.
 var errViolation = errors.New("the run broke a promise of the semaphore")
@@ -46,6 +63,8 @@ Usage:
   turnstile simulate [flags]   run the demo locally (synthesize, emulate, load-test, chart)
   turnstile loadtest [flags]   run the load test against a deployed semaphore state machine
 
+  turnstile version             print the version
+
 Run "turnstile <command> -h" for a command's flags.
 `
 
@@ -67,6 +86,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = simulateCommand(ctx, args[1:], stdout, stderr)
 	case "loadtest":
 		err = loadtestCommand(ctx, args[1:], stdout, stderr)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, "turnstile", version())
+		return exitOK
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -27,6 +27,13 @@ func TestBadInputExitsWithAClearMessage(t *testing.T) {
 		{"missing cloud assembly", []string{"simulate", "--no-progress", "--cdk-out", "does-not-exist"}, "does-not-exist"},
 		{"load test without a machine", []string{"loadtest"}, "--state-machine-arn is required"},
 		{"unknown flag", []string{"simulate", "--limt", "3"}, "flag provided but not defined: -limt"},
+		{"failure rate as a percentage", []string{"simulate", "--failure-rate", "2"}, "--failure-rate: must be a fraction from 0 to 1 (0.1 is one time in ten), got 2"},
+		{"reply lost above 1", []string{"simulate", "--reply-lost", "1.5"}, "--reply-lost must be a fraction from 0 to 1 (0.05 is 5 %), got 1.5"},
+		{"faults above 1 together", []string{"simulate", "--reply-lost", "0.6", "--throttled", "0.6"}, "must add up to at most 1, got 1.2"},
+		{"input and input file", []string{"simulate", "--input", "{}", "--input-file", "x.json"}, "--input and --input-file are mutually exclusive"},
+		{"input not JSON", []string{"simulate", "--no-progress", "--input", "{oops"}, "--input is not JSON"},
+		{"empty key", []string{"simulate", "--no-progress", "--keys", "a,,b"}, "--keys holds an empty key"},
+		{"malformed cloud assembly", []string{"simulate", "--no-progress", "--cdk-out", "main.go"}, "run cdk synth"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,6 +46,16 @@ func TestBadInputExitsWithAClearMessage(t *testing.T) {
 				t.Errorf("stderr %q\nwant it to contain %q", stderr.String(), tt.want)
 			}
 		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--version"}, &stdout, &stderr); code != exitOK {
+		t.Errorf("exit status %d, want 0", code)
+	}
+	if !strings.HasPrefix(stdout.String(), "turnstile ") {
+		t.Errorf("--version printed %q, want \"turnstile <version>\"", stdout.String())
 	}
 }
 

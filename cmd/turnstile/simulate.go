@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
@@ -20,17 +22,21 @@ const DefaultChartPath = "turnstile-simulate.svg"
 
 // simulateFlags are the flags of `turnstile simulate`.
 type simulateFlags struct {
-	cdkOut      string
-	executions  int
-	limit       int
-	lockName    string
-	workTime    time.Duration
-	failureRate float64
-	timeScale   float64
-	seed        uint64
-	chart       string
-	json        bool
-	noProgress  bool
+	cdkOut       string
+	stateMachine string
+	input        string
+	inputFile    string
+	keys         string
+	executions   int
+	limit        int
+	lockName     string
+	workTime     time.Duration
+	failureRate  float64
+	timeScale    float64
+	seed         uint64
+	chart        string
+	json         bool
+	noProgress   bool
 	// waitStrategy is the demo's wait strategy.
 	waitStrategy string
 	// faults are injected into the run.
@@ -43,6 +49,10 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs := flag.NewFlagSet("turnstile simulate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.cdkOut, "cdk-out", "", "run this cloud assembly instead of synthesizing the demo app")
+	fs.StringVar(&f.stateMachine, "state-machine", "", "the semaphore machine to start (name, logical ID or ARN) when the app has several")
+	fs.StringVar(&f.input, "input", "", `the JSON input of every execution; "{{index}}" in it becomes the execution's index (default {"index": <index>})`)
+	fs.StringVar(&f.inputFile, "input-file", "", "read --input from this file")
+	fs.StringVar(&f.keys, "keys", "", "comma-separated lock keys: execution i gets key i mod n at the machine's LockNamePath")
 	fs.IntVar(&f.executions, "executions", simulate.DefaultExecutions, "executions to start")
 	fs.IntVar(&f.limit, "limit", d.Limit, "the semaphore's limit (demo app only)")
 	fs.StringVar(&f.lockName, "lock-name", d.LockName, "the lock's name (demo app only)")
@@ -72,9 +82,29 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 			conflict = fmt.Errorf("--%s configures the demo app and cannot be used with --cdk-out", fl.Name)
 		}
 	})
+	fractions := []struct {
+		flag  string
+		value float64
+	}{
+		{"reply-lost", f.faults.DynamoDB.AppliedReplyLost}, {"lost-before", f.faults.DynamoDB.LostBefore},
+		{"throttled", f.faults.DynamoDB.Throttled}, {"drop-events", f.faults.DropEvents}, {"dup-events", f.faults.DupEvents},
+	}
+	for _, fr := range fractions {
+		if !(fr.value >= 0 && fr.value <= 1) {
+			return f, fmt.Errorf("--%s must be a fraction from 0 to 1 (0.05 is 5 %%), got %g", fr.flag, fr.value)
+		}
+	}
+	if sum := f.faults.DynamoDB.AppliedReplyLost + f.faults.DynamoDB.LostBefore + f.faults.DynamoDB.Throttled; sum > 1 {
+		return f, fmt.Errorf("--reply-lost, --lost-before and --throttled must add up to at most 1, got %g", sum)
+	}
+	if sum := f.faults.DropEvents + f.faults.DupEvents; sum > 1 {
+		return f, fmt.Errorf("--drop-events and --dup-events must add up to at most 1, got %g", sum)
+	}
 	switch {
 	case conflict != nil:
 		return f, conflict
+	case f.input != "" && f.inputFile != "":
+		return f, errors.New("--input and --input-file are mutually exclusive")
 	case f.executions < 1:
 		return f, fmt.Errorf("--executions must be at least 1, got %d", f.executions)
 	case f.timeScale <= 0:
@@ -112,7 +142,25 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	sc := simulate.Scenario{CDKOut: f.cdkOut, Executions: f.executions, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults}
+	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults}
+	if f.inputFile != "" {
+		b, err := os.ReadFile(f.inputFile)
+		if err != nil {
+			return fmt.Errorf("--input-file: %w", err)
+		}
+		sc.Input = string(b)
+	}
+	if sc.Input != "" && !json.Valid([]byte(strings.ReplaceAll(sc.Input, "{{index}}", "0"))) {
+		return fmt.Errorf("--input is not JSON (once {{index}} is replaced by a number): %s", sc.Input)
+	}
+	if f.keys != "" {
+		for _, k := range strings.Split(f.keys, ",") {
+			if k = strings.TrimSpace(k); k == "" {
+				return fmt.Errorf("--keys holds an empty key: %q (give comma-separated names, e.g. dev,staging,prod)", f.keys)
+			}
+			sc.Keys = append(sc.Keys, strings.TrimSpace(k))
+		}
+	}
 	if f.cdkOut == "" {
 		cfg, err := f.demoConfig()
 		if err != nil {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
@@ -28,6 +31,10 @@ const (
 // ErrNoSemaphore is returned when the cloud assembly holds no semaphore state machine.
 var ErrNoSemaphore = errors.New("simulate: the cloud assembly holds no Turnstile semaphore state machine")
 
+// ErrAmbiguousSemaphore is returned when the cloud assembly holds several semaphore machines and
+// the scenario names none.
+var ErrAmbiguousSemaphore = errors.New("simulate: more than one semaphore state machine")
+
 // ErrInvalidScenario is wrapped by the errors of a scenario that cannot run.
 var ErrInvalidScenario = errors.New("simulate: invalid scenario")
 
@@ -38,6 +45,16 @@ type Scenario struct {
 	// Demo configures the synthesized demo app (limit, lock name, work time, failure rate).
 	// Default: the demo's defaults. Ignored with CDKOut.
 	Demo *demo.Config
+	// StateMachine picks the semaphore machine to start when the cloud assembly holds several:
+	// its name, logical ID or ARN. Default: the only one.
+	StateMachine string
+	// Input is the JSON input of every execution; "{{index}}" in it is replaced by the
+	// execution's index. Default: {"index": <index>}.
+	Input string
+	// Keys spread the executions over several locks of a semaphore whose lock name comes from
+	// the input: execution i gets Keys[i mod len(Keys)] at the machine's LockNamePath.
+	// Default: none.
+	Keys []string
 	// Executions is how many executions to start. Default: DefaultExecutions.
 	Executions int
 	// StartConcurrency bounds the StartExecution calls in flight. Default: runner's.
@@ -77,8 +94,11 @@ type FaultCounts struct {
 type Result struct {
 	// Report is the load test's report; times in it are virtual.
 	Report *runner.Report `json:"report"`
-	// Limit is the semaphore's limit.
+	// Limit is the semaphore's limit (per key, when the lock name comes from the input).
 	Limit int `json:"limit"`
+	// LockNamePath is where the machine reads its lock name from the input, or "" for a
+	// fixed lock name.
+	LockNamePath string `json:"lockNamePath,omitempty"`
 	// StateMachineArn is the semaphore machine that ran.
 	StateMachineArn string `json:"stateMachineArn"`
 	// IdealMakespanSeconds is the total work time divided by the limit: the makespan of a
@@ -108,7 +128,14 @@ type Result struct {
 // out of their enqueue order.
 func (r *Result) Violations() []string {
 	var out []string
-	if r.Report.MaxConcurrentWork > r.Limit {
+	if r.Report.MaxConcurrentWorkByKey != nil {
+		keys := slices.Sorted(maps.Keys(r.Report.MaxConcurrentWorkByKey))
+		for _, key := range keys {
+			if n := r.Report.MaxConcurrentWorkByKey[key]; n > r.Limit {
+				out = append(out, fmt.Sprintf("%d executions of the lock %q were inside the work at once, above the limit of %d", n, key, r.Limit))
+			}
+		}
+	} else if r.Report.MaxConcurrentWork > r.Limit && r.LockNamePath == "" {
 		out = append(out, fmt.Sprintf("%d executions were inside the work at once, above the limit of %d", r.Report.MaxConcurrentWork, r.Limit))
 	}
 	if r.Report.LeakedSlots > 0 {
@@ -171,11 +198,19 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	}
 	tmpl, err := template.Load(cdkOut, template.Options{})
 	if err != nil {
+		if sc.CDKOut != "" {
+			return nil, fmt.Errorf("%w\n(--cdk-out names the cloud assembly `cdk synth` writes, cdk.out by default: run cdk synth in your app, then pass that directory)", err)
+		}
 		return nil, err
 	}
-	machine, limit, err := findSemaphore(tmpl)
+	machine, def, err := findSemaphore(tmpl, sc.StateMachine)
 	if err != nil {
 		return nil, err
+	}
+	limit, _ := machines.SemaphoreLimit(def)
+	lockNamePath := machines.SemaphoreLockNamePath(def)
+	if len(sc.Keys) > 0 && lockNamePath == "" {
+		return nil, fmt.Errorf("%w: keys need a semaphore whose lock name comes from the input (LockNamePath); %s has a fixed lock name", ErrInvalidScenario, machine.LogicalID)
 	}
 	table, err := lockTable(tmpl)
 	if err != nil {
@@ -200,6 +235,8 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	runBegan := time.Now()
 	report, err := r.Run(ctx, runner.Config{
 		StateMachineArn:  machine.ARN,
+		InputTemplate:    sc.Input,
+		Keys:             sc.Keys,
 		Executions:       sc.Executions,
 		StartConcurrency: sc.StartConcurrency,
 		NamePrefix:       fmt.Sprintf("simulate-%d", sc.Seed),
@@ -214,7 +251,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Report: report, Limit: limit, StateMachineArn: machine.ARN, DeadLetters: len(st.DeadLetters())}
+	res := &Result{Report: report, Limit: limit, LockNamePath: lockNamePath, StateMachineArn: machine.ARN, DeadLetters: len(st.DeadLetters())}
 	res.Faults = FaultCounts{DynamoDB: ddbStats, EventsDropped: events.Dropped(), EventsDuplicated: events.Duplicated()}
 	if n := float64(report.Started); n > 0 {
 		res.TransitionsPerExecution = report.TransitionsPerExecution + float64(helpers)/n
@@ -229,18 +266,37 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	return res, nil
 }
 
-// findSemaphore returns the template's semaphore machine and its limit.
-func findSemaphore(tmpl *template.Template) (template.StateMachine, int, error) {
+// findSemaphore returns the template's semaphore machine named by name (its name, logical ID
+// or ARN), or its only one when name is "", with its parsed definition.
+func findSemaphore(tmpl *template.Template, name string) (template.StateMachine, *asl.StateMachine, error) {
+	var found []template.StateMachine
+	var defs []*asl.StateMachine
 	for _, sm := range tmpl.StateMachines {
 		m, err := asl.Parse([]byte(sm.Definition))
 		if err != nil {
 			continue
 		}
-		if limit, ok := machines.SemaphoreLimit(m); ok {
-			return sm, limit, nil
+		if _, ok := machines.SemaphoreLimit(m); !ok {
+			continue
+		}
+		if name == "" || name == sm.Name || name == sm.LogicalID || name == sm.ARN {
+			found, defs = append(found, sm), append(defs, m)
 		}
 	}
-	return template.StateMachine{}, 0, fmt.Errorf("%w (stack %s has %d state machines)", ErrNoSemaphore, tmpl.StackName, len(tmpl.StateMachines))
+	switch {
+	case len(found) == 1:
+		return found[0], defs[0], nil
+	case len(found) == 0 && name != "":
+		return template.StateMachine{}, nil, fmt.Errorf("%w named %q in stack %s (give its name, logical ID or ARN)", ErrNoSemaphore, name, tmpl.StackName)
+	case len(found) == 0:
+		return template.StateMachine{}, nil, fmt.Errorf("%w (stack %s has %d state machines)", ErrNoSemaphore, tmpl.StackName, len(tmpl.StateMachines))
+	default:
+		ids := make([]string, len(found))
+		for i, sm := range found {
+			ids[i] = sm.LogicalID
+		}
+		return template.StateMachine{}, nil, fmt.Errorf("%w: stack %s holds %d semaphore machines (%s): pick one with --state-machine", ErrAmbiguousSemaphore, tmpl.StackName, len(found), strings.Join(ids, ", "))
+	}
 }
 
 // lockTable returns the name of the stack's lock table: the one keyed by LockName.

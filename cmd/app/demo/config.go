@@ -159,11 +159,10 @@ func (c Config) Validate() error {
 		return &ContextError{Key: ContextReservedConcurrency, Value: c.ReservedConcurrency, Problem: "must be a positive integer (0 or absent: no reservation)"}
 	}
 	if err := c.work().Validate(); err != nil {
-		key := ContextWorkDuration
 		if errors.Is(err, work.ErrFailureRateOutOfRange) {
-			key = ContextFailureRate
+			return &ContextError{Key: ContextFailureRate, Value: c.FailureRate, Problem: "must be a fraction from 0 to 1 (0.1 is one time in ten)"}
 		}
-		return &ContextError{Key: key, Value: c.work().String(), Problem: err.Error()}
+		return &ContextError{Key: ContextWorkDuration, Value: c.WorkDuration, Problem: "must not be negative"}
 	}
 	return nil
 }

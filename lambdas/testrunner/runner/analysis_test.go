@@ -159,18 +159,62 @@ func TestConfigDefaultsAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Executions != DefaultExecutions || got.StartConcurrency != DefaultStartConcurrency || got.input(7) != `{"index": 7}` {
-		t.Errorf("defaults = %+v", got)
+	if in, err := got.input(7); got.Executions != DefaultExecutions || got.StartConcurrency != DefaultStartConcurrency || in != `{"index": 7}` || err != nil {
+		t.Errorf("defaults = %+v, input(7) = %s, %v", got, in, err)
 	}
 	bad := []Config{
 		{},
 		{StateMachineArn: "not-an-arn"},
 		{StateMachineArn: "arn:x", Executions: -1},
 		{StateMachineArn: "arn:x", InputTemplate: "{oops"},
+		{StateMachineArn: "arn:x", LockNamePath: "$.tenant"},
+		{StateMachineArn: "arn:x", Keys: []string{"a"}},
+		{StateMachineArn: "arn:x", LockNamePath: "$['tenant']", Keys: []string{"a"}},
+		{StateMachineArn: "arn:x", LockNamePath: "$.tenant", Keys: []string{"a"}, InputTemplate: "[1]"},
+		{StateMachineArn: "arn:x", LockNamePath: "$.job.tenant", Keys: []string{"a"}, InputTemplate: `{"job": 3}`},
 	}
 	for _, c := range bad {
 		if _, err := c.withDefaults(t0); !errors.Is(err, ErrInvalidConfig) {
 			t.Errorf("withDefaults(%+v) = %v, want ErrInvalidConfig", c, err)
 		}
+	}
+}
+
+func TestInputsSpreadOverKeys(t *testing.T) {
+	cfg, err := Config{
+		StateMachineArn: "arn:aws:states:us-east-1:1:stateMachine:x",
+		InputTemplate:   `{"n": {{index}}, "job": {"size": 2}}`,
+		LockNamePath:    "$.job.tenant",
+		Keys:            []string{"a", "b", "c"},
+	}.withDefaults(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{
+		`{"job":{"size":2,"tenant":"a"},"n":0}`,
+		`{"job":{"size":2,"tenant":"b"},"n":1}`,
+		`{"job":{"size":2,"tenant":"c"},"n":2}`,
+		`{"job":{"size":2,"tenant":"a"},"n":3}`,
+	} {
+		got, err := cfg.input(i)
+		if err != nil || got != want {
+			t.Errorf("input(%d) = %s, %v; want %s", i, got, err, want)
+		}
+	}
+}
+
+func TestMaxConcurrentWorkByKey(t *testing.T) {
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	trace := func(key string, from, to int) *Trace {
+		return &Trace{Key: key, Status: "SUCCEEDED", Started: at(0), Ended: at(to), WorkStarted: at(from), WorkEnded: at(to)}
+	}
+	// a: two at once; b: never two at once; together three at once.
+	traces := []*Trace{trace("a", 0, 10), trace("a", 5, 15), trace("b", 6, 8), trace("b", 9, 12)}
+	r := newReport(Config{Keys: []string{"a", "b"}}, traces)
+	if r.MaxConcurrentWork != 3 || r.MaxConcurrentWorkByKey["a"] != 2 || r.MaxConcurrentWorkByKey["b"] != 1 {
+		t.Errorf("MaxConcurrentWork = %d, by key %v; want 3, a 2, b 1", r.MaxConcurrentWork, r.MaxConcurrentWorkByKey)
+	}
+	if r := newReport(Config{}, traces); r.MaxConcurrentWorkByKey != nil {
+		t.Errorf("without keys MaxConcurrentWorkByKey = %v, want nil", r.MaxConcurrentWorkByKey)
 	}
 }

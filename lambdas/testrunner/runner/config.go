@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"strings"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 )
 
 // Defaults of Config.
@@ -41,6 +42,13 @@ type Config struct {
 	// InputTemplate is the JSON input of every execution; "{{index}}" in it is replaced by the
 	// execution's index (0-based). Default: {"index": <index>}.
 	InputTemplate string `json:"inputTemplate,omitempty"`
+	// LockNamePath and Keys spread the executions over several locks of a semaphore whose lock
+	// name comes from the input (semaphore.Props.LockNamePath): execution i gets Keys[i mod
+	// len(Keys)] at LockNamePath (a dotted path such as "$.tenant"; objects on the way are
+	// created), and the report gives the most inside the work per key. Default: none, every
+	// execution gets the input as it is.
+	LockNamePath string   `json:"lockNamePath,omitempty"`
+	Keys         []string `json:"keys,omitempty"`
 	// NamePrefix starts every execution's name. Default: "turnstile-<unix seconds>".
 	NamePrefix string `json:"namePrefix,omitempty"`
 	// WorkState is the name of the state that runs the protected work. Default: DefaultWorkState.
@@ -101,6 +109,17 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 	if !json.Valid([]byte(strings.ReplaceAll(c.InputTemplate, "{{index}}", "0"))) {
 		return c, fmt.Errorf("%w: inputTemplate is not JSON once {{index}} is replaced: %s", ErrInvalidConfig, c.InputTemplate)
 	}
+	if (c.LockNamePath == "") != (len(c.Keys) == 0) {
+		return c, fmt.Errorf("%w: lockNamePath and keys go together, got lockNamePath %q and %d keys", ErrInvalidConfig, c.LockNamePath, len(c.Keys))
+	}
+	if c.LockNamePath != "" {
+		if !machines.IsLockNamePath(c.LockNamePath) || strings.ContainsAny(c.LockNamePath, "[]'\"") {
+			return c, fmt.Errorf("%w: lockNamePath must be a dotted path such as \"$.tenant\", got %q", ErrInvalidConfig, c.LockNamePath)
+		}
+		if _, err := c.input(0); err != nil {
+			return c, err
+		}
+	}
 	if c.NamePrefix == "" {
 		c.NamePrefix = fmt.Sprintf("turnstile-%d", now.Unix())
 	}
@@ -123,6 +142,37 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 }
 
 // input returns the input of execution i.
-func (c Config) input(i int) string {
-	return strings.ReplaceAll(c.InputTemplate, "{{index}}", fmt.Sprint(i))
+func (c Config) input(i int) (string, error) {
+	in := strings.ReplaceAll(c.InputTemplate, "{{index}}", fmt.Sprint(i))
+	if len(c.Keys) == 0 {
+		return in, nil
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(in), &doc); err != nil || doc == nil {
+		return "", fmt.Errorf("%w: with keys, inputTemplate must be a JSON object, got %s", ErrInvalidConfig, c.InputTemplate)
+	}
+	node := doc
+	names := strings.Split(strings.TrimPrefix(c.LockNamePath, "$."), ".")
+	for _, name := range names[:len(names)-1] {
+		next, ok := node[name].(map[string]any)
+		if !ok {
+			if _, taken := node[name]; taken {
+				return "", fmt.Errorf("%w: %s in the input is not an object, so the key cannot go below it", ErrInvalidConfig, name)
+			}
+			next = map[string]any{}
+			node[name] = next
+		}
+		node = next
+	}
+	node[names[len(names)-1]] = c.key(i)
+	out, err := json.Marshal(doc)
+	return string(out), err
+}
+
+// key returns the lock key of execution i, or "" without keys.
+func (c Config) key(i int) string {
+	if len(c.Keys) == 0 {
+		return ""
+	}
+	return c.Keys[i%len(c.Keys)]
 }

@@ -14,6 +14,8 @@ import (
 type Trace struct {
 	// ExecutionArn identifies the execution.
 	ExecutionArn string `json:"executionArn"`
+	// Key is the lock key the runner gave the execution (Config.Keys), or "".
+	Key string `json:"key,omitempty"`
 	// Status is the final status: SUCCEEDED, FAILED, TIMED_OUT or ABORTED.
 	Status string `json:"status"`
 	// Error is the error name of a failed execution.

@@ -19,6 +19,9 @@ type Report struct {
 	FailedByError map[string]int `json:"failedByError"`
 	// MaxConcurrentWork is the largest number of executions inside the work step at once.
 	MaxConcurrentWork int `json:"maxConcurrentWork"`
+	// MaxConcurrentWorkByKey is, with Config.Keys, the largest number of executions of each
+	// key inside the work step at once; nil without keys.
+	MaxConcurrentWorkByKey map[string]int `json:"maxConcurrentWorkByKey,omitempty"`
 	// MakespanSeconds runs from the first start to the last end.
 	MakespanSeconds float64 `json:"makespanSeconds"`
 	// WorkSeconds is the total time spent in the work step, over all executions.
@@ -79,6 +82,16 @@ func newReport(cfg Config, traces []*Trace) *Report {
 	sort.Slice(traces, func(i, j int) bool { return traces[i].Started.Before(traces[j].Started) })
 	r.MakespanSeconds = last.Sub(first).Seconds()
 	r.MaxConcurrentWork = maxOverlap(traces)
+	if len(cfg.Keys) > 0 {
+		byKey := map[string][]*Trace{}
+		for _, t := range traces {
+			byKey[t.Key] = append(byKey[t.Key], t)
+		}
+		r.MaxConcurrentWorkByKey = map[string]int{}
+		for key, ts := range byKey {
+			r.MaxConcurrentWorkByKey[key] = maxOverlap(ts)
+		}
+	}
 	r.WaitForSlot = statsOf(waits)
 	r.HandOff = statsOf(handOffs(traces))
 	r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions = admissionOrder(traces)

@@ -69,6 +69,7 @@ func (r *Runner) Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 		traces[i] = traceOf(arn, events, cfg.WorkState, cfg.ReleaseStates)
+		traces[i].Key = cfg.key(i)
 	}
 	report := newReport(cfg, traces)
 	if cfg.LockTable != "" {
@@ -93,10 +94,15 @@ func (r *Runner) startAll(ctx context.Context, cfg Config) ([]string, error) {
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			input, err := cfg.input(i)
+			if err != nil {
+				errs[i] = err
+				return
+			}
 			out, err := r.StepFunctions.StartExecution(ctx, &sfn.StartExecutionInput{
 				StateMachineArn: aws.String(cfg.StateMachineArn),
 				Name:            aws.String(fmt.Sprintf("%s-%04d", cfg.NamePrefix, i)),
-				Input:           aws.String(cfg.input(i)),
+				Input:           aws.String(input),
 			})
 			if err != nil {
 				errs[i] = fmt.Errorf("testrunner: start execution %d: %w", i, err)
