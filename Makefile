@@ -2,7 +2,7 @@
 # proxy and the npm registry; `make setup` installs the rest.
 #
 #   make demo    set up, then run the original demo locally (100 executions, limit 5) and chart it
-#   make test    gofmt, go vet, synth + asl-validator, go test -race
+#   make test    gofmt, go vet, synth + asl-validator, go test -race, the example app
 #   make synth   cdk synth into cdk.out/, then one cdk.out/asl/<LogicalId>.asl.json per machine
 #   make deploy  cdk deploy (needs AWS credentials)
 #   make soak    the reliability soak (issue 6) with 5 % and then 20 % of the replies lost
@@ -31,7 +31,7 @@ SOAK_ARGS ?=
 GO_FILES = $(shell find . -name '*.go' -not -path './.cdk/*' -not -path './$(CDK_OUT)/*' -not -path './.git/*')
 TESTDATA_ASL = $(shell find . \( -path ./.cdk -o -path ./$(CDK_OUT) -o -path ./.git \) -prune -o -path '*/testdata/*' -name '*.asl.json' -print | sort)
 
-.PHONY: help setup node-tooling demo synth deploy test fmt-check vet validate-asl go-test bench soak clean
+.PHONY: help setup node-tooling demo synth deploy test fmt-check vet validate-asl go-test example bench soak clean
 
 help: ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -55,7 +55,7 @@ synth: node-tooling ## cdk synth into cdk.out/ and extract each state machine's 
 deploy: node-tooling ## cdk deploy the demo app (needs AWS credentials)
 	$(CDK) deploy $(CDK_ARGS)
 
-test: fmt-check vet validate-asl go-test ## gofmt, go vet, asl-validator on testdata and synthesized ASL, go test -race
+test: fmt-check vet validate-asl go-test example ## gofmt, go vet, asl-validator on testdata and synthesized ASL, go test -race, the example app
 
 fmt-check: ## fail listing the Go files gofmt would change
 	@unformatted="$$(gofmt -l $(GO_FILES))"; \
@@ -63,8 +63,9 @@ fmt-check: ## fail listing the Go files gofmt would change
 		echo "gofmt: these files are not formatted (run gofmt -w on them):"; echo "$$unformatted"; exit 1; \
 	fi; echo "gofmt: ok"
 
-vet: ## go vet ./...
+vet: ## go vet ./..., in this module and in the example app's
 	go vet ./...
+	cd examples/perkey && go vet ./...
 
 validate-asl: synth ## asl-validator on every testdata/**/*.asl.json and every synthesized cdk.out/asl/*.asl.json
 	@synthesized="$$(ls $(ASL_OUT)/*.asl.json 2>/dev/null || true)"; \
@@ -74,6 +75,13 @@ validate-asl: synth ## asl-validator on every testdata/**/*.asl.json and every s
 
 go-test: ## go test -race -count=1 ./...
 	go test -race -count=1 ./...
+
+# The README's "Run your own app locally" steps, exactly (a test keeps the two the same): the
+# example app, a module of its own, synthesized by the CDK CLI with cdk-nag on and run locally.
+example: node-tooling ## synthesize examples/perkey (its own module) with the CDK CLI and cdk-nag, and run it locally
+	cd examples/perkey && \
+	cdk synth --quiet && \
+	go tool turnstile simulate --cdk-out cdk.out --keys acme,globex,initech --executions 60
 
 bench: node-tooling ## the benchmarks: the demo's figures over 3 seeds, the emulator's throughput
 	go test -run '^$$' -bench . -benchtime 3x ./test/
