@@ -79,6 +79,10 @@ func TestResolveFromAnotherModule(t *testing.T) {
 	if got != want {
 		t.Errorf("Resolve() = %+v, want %+v", got, want)
 	}
+	// Built with this module's own go.mod: the app's go.sum has none of the function's imports.
+	if err := (golambda.Bundler{Source: got}).Build(t.TempDir()); err != nil {
+		t.Errorf("Build() error = %v", err)
+	}
 }
 
 func TestResolveWithoutModule(t *testing.T) {
@@ -101,5 +105,37 @@ func TestResolveErrors(t *testing.T) {
 		if _, err := golambda.Resolve(".", tt.pkg); !errors.Is(err, tt.want) {
 			t.Errorf("Resolve(%q) error = %v, want %v", tt.pkg, err, tt.want)
 		}
+	}
+}
+
+// TestResolveInAWorkspace resolves a package of this module from an app whose go.work uses both
+// the app and a checkout of this module: the workspace finds the package without a requirement.
+func TestResolveInAWorkspace(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app")
+	if err := os.Mkdir(app, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(app, "go.mod"), []byte("module example.com/app\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	work := "go 1.26\n\nuse (\n\t./app\n\t" + root + "\n)\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.work"), []byte(work), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOWORK", filepath.Join(dir, "go.work"))
+	got, err := golambda.Resolve(app, "github.com/turnstile-sfn/turnstile/lambdas/reconciler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ModuleDir != root || got.Dir != "lambdas/reconciler" || !got.MainModule {
+		t.Errorf("Resolve() = %+v, want lambdas/reconciler of %s, a workspace module", got, root)
+	}
+	if err := (golambda.Bundler{Source: got}).Build(t.TempDir()); err != nil {
+		t.Errorf("Build() error = %v", err)
 	}
 }
