@@ -7,8 +7,12 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 )
 
-func TestSemaphoreLimit(t *testing.T) {
-	m, err := machines.Semaphore(machines.SemaphoreOptions{LockName: "L", Limit: 7, TableName: "T", Work: machines.LambdaWork("arn:aws:lambda:us-east-1:1:function:f")})
+// deployed returns the semaphore machine of opts as a deployed definition reads back: rendered,
+// then parsed.
+func deployed(t *testing.T, opts machines.SemaphoreOptions) *asl.StateMachine {
+	t.Helper()
+	opts.TableName, opts.Work = "T", machines.LambdaWork("arn:aws:lambda:us-east-1:1:function:f")
+	m, err := machines.Semaphore(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,6 +24,11 @@ func TestSemaphoreLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return parsed
+}
+
+func TestSemaphoreLimit(t *testing.T) {
+	parsed := deployed(t, machines.SemaphoreOptions{LockName: "L", Limit: 7})
 	if got, ok := machines.SemaphoreLimit(parsed); !ok || got != 7 {
 		t.Errorf("SemaphoreLimit = %d, %v; want 7, true", got, ok)
 	}
@@ -30,25 +39,12 @@ func TestSemaphoreLimit(t *testing.T) {
 }
 
 func TestSemaphoreLockNamePath(t *testing.T) {
-	for _, tt := range []struct{ opts machines.SemaphoreOptions }{
-		{machines.SemaphoreOptions{LockNamePath: "$.job.tenant", Limit: 2}},
-		{machines.SemaphoreOptions{LockName: "L", Limit: 2}},
+	for _, opts := range []machines.SemaphoreOptions{
+		{LockNamePath: "$.job.tenant", Limit: 2},
+		{LockName: "L", Limit: 2},
 	} {
-		tt.opts.TableName, tt.opts.Work = "T", machines.LambdaWork("arn:aws:lambda:us-east-1:1:function:f")
-		m, err := machines.Semaphore(tt.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := m.Render()
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed, err := asl.Parse(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := machines.SemaphoreLockNamePath(parsed); got != tt.opts.LockNamePath {
-			t.Errorf("SemaphoreLockNamePath = %q, want %q", got, tt.opts.LockNamePath)
+		if got := machines.SemaphoreLockNamePath(deployed(t, opts)); got != opts.LockNamePath {
+			t.Errorf("SemaphoreLockNamePath = %q, want %q", got, opts.LockNamePath)
 		}
 	}
 }
