@@ -11,7 +11,8 @@ type WaitStrategy string
 
 const (
 	// WaitPoll retries the acquire after jittered pauses between WaitMin and WaitMax until
-	// AcquireTimeout (design.md section 2). It needs nothing but the lock table.
+	// AcquireTimeout (docs/architecture.md, "Waiting: Poll"). It needs nothing but the lock
+	// table.
 	WaitPoll WaitStrategy = "Poll"
 	// WaitCallback parks the execution in the lock's FIFO queue on a task token; whoever frees
 	// a slot hands it to the oldest waiter and wakes it. A parked waiter re-checks on its own

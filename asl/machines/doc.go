@@ -3,7 +3,8 @@
 // constructs render these definitions into their templates, the golden files in testdata/ pin
 // them, and the emulator runs them.
 //
-// Semaphore is the acquire → run → release machine of design.md section 2:
+// Semaphore is the acquire → run → release machine (docs/architecture.md, "The lock: data model
+// and semantics"):
 //
 //   - Acquire: one conditional UpdateItem adds the execution's holder attribute (named by its
 //     ARN, valued with the time) and counts it, below the limit only. If the condition fails, a

@@ -1,10 +1,10 @@
 package machines
 
-// The lock table's data model (design.md section 2): one item per lock name, keyed by
-// AttributeLockName, holding a counter of holders in AttributeHolderCount and one attribute per
-// holder, named by the holder's execution ARN and valued with the time it acquired its slot
-// ($$.State.EnteredTime of the acquire). The invariant, at every read: the counter equals the
-// number of holder attributes and never exceeds the limit.
+// The lock table's data model (docs/architecture.md, "The lock item"): one item per lock name,
+// keyed by AttributeLockName, holding a counter of holders in AttributeHolderCount and one
+// attribute per holder, named by the holder's execution ARN and valued with the time it acquired
+// its slot ($$.State.EnteredTime of the acquire). The invariant, at every read: the counter equals
+// the number of holder attributes and never exceeds the limit.
 //
 // The names match the lock table of the AWS sample this project grew from, so a table written
 // by that sample reads the same here.

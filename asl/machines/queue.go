@@ -3,8 +3,8 @@ package machines
 import "strings"
 
 // The wait queue of the Callback wait strategy lives in the lock item beside the holders
-// (design.md section 2), so that one conditional write can move a slot from its holder to the
-// oldest waiter and dequeue that waiter at once:
+// (docs/architecture.md, "Waiting: Callback"), so that one conditional write can move a slot
+// from its holder to the oldest waiter and dequeue that waiter at once:
 //
 //   - AttributeQueue, a list of execution ARNs in enqueue order (the oldest first);
 //   - one AttributeWaiterTokenPrefix+ARN attribute per queued execution, holding the task token

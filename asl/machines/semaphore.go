@@ -14,8 +14,9 @@ const (
 	ResourceGetItem    = "arn:aws:states:::dynamodb:getItem"
 )
 
-// Semaphore returns the acquire → run → release machine of design.md section 2 for the given
-// options, or an *OptionError naming the first invalid option.
+// Semaphore returns the acquire → run → release machine (docs/architecture.md, "The lock: data
+// model and semantics") for the given options, or an *OptionError naming the first invalid
+// option.
 //
 // The execution's data, from Prepare Acquire on, is a small object owned by the machine:
 // {"lockName", "waitedSeconds"} plus, along the way, "holder" (the read-back), "work" (the

@@ -1,6 +1,6 @@
 // Package cleanup is the Cleanup construct: it frees what dead executions of a Turnstile
-// semaphore hold (design.md section 3). The Semaphore construct creates one by default; use
-// this package directly for a semaphore built with Props.Cleanup set to false.
+// semaphore hold (docs/architecture.md, "Cleanup"). The Semaphore construct creates one by
+// default; use this package directly for a semaphore built with Props.Cleanup set to false.
 //
 //   - An EventBridge rule on the semaphore's FAILED, TIMED_OUT and ABORTED status changes starts
 //     the cleanup machine (machines.Cleanup), which checks with DescribeExecution that the

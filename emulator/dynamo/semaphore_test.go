@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// The lock of design.md section 2: one item per lock name, a counter and one attribute per
-// holder, changed only by conditional updates.
+// The lock of docs/architecture.md, "The lock item": one item per lock name, a counter and one
+// attribute per holder, changed only by conditional updates.
 const (
 	lockLimit      = "5"
 	updateResource = "arn:aws:states:::dynamodb:updateItem"

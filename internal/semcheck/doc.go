@@ -1,8 +1,8 @@
 // Package semcheck checks what a counting semaphore did: it records the acquires and releases of
 // its clients as a history and checks the history for linearizability against a model of a
 // counting semaphore of limit N (with github.com/anishathalye/porcupine), and it checks snapshots
-// of the lock item against the invariant of design.md section 2: the counter equals the number of
-// holders, and 0 ≤ counter ≤ limit.
+// of the lock item against the invariant (docs/architecture.md, "The invariant"): the counter
+// equals the number of holders, and 0 ≤ counter ≤ limit.
 //
 // The model: the state is the set of holders. Acquire(h) returns Acquired when h held a slot or
 // one was free (h then holds one), Full when h held none and none was free. Release(h) returns

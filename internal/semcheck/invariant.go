@@ -41,8 +41,9 @@ func (e *InvariantError) Error() string {
 // Unwrap returns ErrInvariant.
 func (e *InvariantError) Unwrap() error { return ErrInvariant }
 
-// Check checks the invariant of design.md section 2 for a lock of limit slots: the counter equals
-// the number of holders, and 0 ≤ counter ≤ limit. It returns an *InvariantError when it breaks.
+// Check checks the invariant (docs/architecture.md, "The invariant") for a lock of limit slots: the
+// counter equals the number of holders, and 0 ≤ counter ≤ limit. It returns an *InvariantError when
+// it breaks.
 func (s Snapshot) Check(limit int) error {
 	var violation string
 	switch {

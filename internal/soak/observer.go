@@ -9,8 +9,8 @@ import (
 	"github.com/turnstile-sfn/turnstile/internal/semcheck"
 )
 
-// observer reads the lock item past the fault proxy and counts the reads that break the
-// invariant of design.md section 2, by how they break it. It is safe for concurrent use.
+// observer reads the lock item past the fault proxy and counts the reads that break the invariant
+// (docs/architecture.md, "The invariant"), by how they break it. It is safe for concurrent use.
 type observer struct {
 	direct   *dynamo.Integration
 	table    string

@@ -1,11 +1,11 @@
-// Package reconcile is the reconciler Lambda's handler: the periodic sweeper of design.md
-// section 3. It pages through the lock table (a consistent Scan), asks DescribeExecution for
-// every holder that is an execution of its state machine, and releases, with the semaphore's
-// conditional release, the holders whose execution is not RUNNING or no longer exists. A lost
-// status-change event therefore leaks a slot for at most one period, and an acquire write that
-// lands after its execution's cleanup is freed too. Work per run is bounded (Config.MaxHolders);
-// two runs at once are safe, since a holder is released at most once. Each run logs its releases
-// and an EMF line with the MetricReleasedSlots metric, and returns its counts.
+// Package reconcile is the reconciler Lambda's handler: the periodic sweeper of the cleanup
+// (docs/architecture.md, "Reconciler"). It pages through the lock table (a consistent Scan), asks
+// DescribeExecution for every holder that is an execution of its state machine, and releases, with
+// the semaphore's conditional release, the holders whose execution is not RUNNING or no longer
+// exists. A lost status-change event therefore leaks a slot for at most one period, and an acquire
+// write that lands after its execution's cleanup is freed too. Work per run is bounded
+// (Config.MaxHolders); two runs at once are safe, since a holder is released at most once. Each run
+// logs its releases and an EMF line with the MetricReleasedSlots metric, and returns its counts.
 //
 //	r, err := reconcile.New(reconcile.Config{TableName: "locks", StateMachineArn: arn}, sfnClient, ddbClient, reconcile.WithLogf(log.Printf))
 //	if err != nil {
