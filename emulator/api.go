@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // ExecutionStart is what StartExecution returns.
@@ -84,7 +84,7 @@ func (em *Emulator) StartExecution(_ context.Context, stateMachineArn, name, inp
 	if len(input) > MaxPayloadBytes {
 		return ExecutionStart{}, apiError(ErrInvalidExecutionInput, "Invalid Execution Input: the input exceeds the maximum size of %d bytes", MaxPayloadBytes)
 	}
-	value, err := asl.DecodeValue([]byte(input))
+	value, err := jsonvalue.Decode([]byte(input))
 	if err != nil {
 		return ExecutionStart{}, apiError(ErrInvalidExecutionInput, "Invalid Execution Input: %v", err)
 	}

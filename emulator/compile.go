@@ -9,6 +9,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/intrinsic"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
 )
 
 // graph is a compiled graph: a machine's body, a Parallel branch or a Map processor.
@@ -43,7 +44,7 @@ type node struct {
 // optionalPath is a path field that may be absent (nil *optionalPath: "$"), null, or a path.
 type optionalPath struct {
 	null bool
-	path *jsonPath
+	path *jsonpath.Path
 }
 
 // catcher is a compiled Catch element.
@@ -56,7 +57,7 @@ type catcher struct {
 // stringOrExpr is a Fail field that is a literal, a path or an intrinsic function call.
 type stringOrExpr struct {
 	literal   string
-	path      *jsonPath
+	path      *jsonpath.Path
 	intrinsic *intrinsic.Expr
 }
 
@@ -69,8 +70,8 @@ type failSpec struct {
 type waitSpec struct {
 	seconds       *int
 	timestamp     *time.Time
-	secondsPath   *jsonPath
-	timestampPath *jsonPath
+	secondsPath   *jsonpath.Path
+	timestampPath *jsonpath.Path
 }
 
 // mapSpec is a compiled inline Map state.
@@ -79,7 +80,7 @@ type mapSpec struct {
 	itemSelector       *payloadTemplate
 	processor          *graph
 	maxConcurrency     int
-	maxConcurrencyPath *jsonPath
+	maxConcurrencyPath *jsonpath.Path
 }
 
 // compiler turns a parsed definition into graphs, collecting every problem it finds.
@@ -157,8 +158,8 @@ func (c *compiler) node(scope, name string, s asl.State) *node {
 	return n
 }
 
-func (c *compiler) path(scope, field, text string) *jsonPath {
-	p, err := compilePath(text)
+func (c *compiler) path(scope, field, text string) *jsonpath.Path {
+	p, err := jsonpath.Compile(text)
 	if err != nil {
 		c.fail(asl.ErrInvalidDefinition, scope, field, err.Error())
 		return nil
@@ -179,7 +180,7 @@ func (c *compiler) optionalPath(scope, field string, p *asl.Path) *optionalPath 
 // resultPath compiles a ResultPath, which must be a definite path into the state's data.
 func (c *compiler) resultPath(scope, field string, p *asl.Path) *optionalPath {
 	op := c.optionalPath(scope, field, p)
-	if op != nil && op.path != nil && (!op.path.definite || op.path.context) {
+	if op != nil && op.path != nil && (!op.path.Definite() || op.path.Context) {
 		c.fail(asl.ErrInvalidDefinition, scope, field, fmt.Sprintf("must be a reference path (names and indexes into $), got %q", p.Value))
 	}
 	return op

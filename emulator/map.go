@@ -97,7 +97,7 @@ func (r *runner) mapItems(s *stateRun, effective any) ([]any, error) {
 	if !ok {
 		path := "$"
 		if ms.itemsPath != nil && ms.itemsPath.path != nil {
-			path = ms.itemsPath.path.text
+			path = ms.itemsPath.path.Text
 		}
 		return nil, s.runtimeError(fmt.Sprintf("Map state input must be an array, but the ItemsPath '%s' references: %s", path, encodeJSON(v)))
 	}
@@ -111,13 +111,13 @@ func (r *runner) maxConcurrency(s *stateRun, effective any) (int, error) {
 	if p == nil {
 		return ms.maxConcurrency, nil
 	}
-	v, ok := p.get(effective, r.contextIfNeeded(s, p))
+	v, ok := p.Get(effective, r.contextIfNeeded(s, p))
 	if !ok {
 		return 0, s.invalidPathError(p)
 	}
 	n, ok := toInteger(v)
 	if !ok || n < 0 {
-		return 0, s.runtimeError(fmt.Sprintf("The MaxConcurrencyPath field refers to value \"%s\" which is not a valid integer: %s", describeValue(v), p.text))
+		return 0, s.runtimeError(fmt.Sprintf("The MaxConcurrencyPath field refers to value \"%s\" which is not a valid integer: %s", describeValue(v), p.Text))
 	}
 	return int(n), nil
 }

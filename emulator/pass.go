@@ -1,6 +1,10 @@
 package emulator
 
-import "github.com/turnstile-sfn/turnstile/asl"
+import (
+	"github.com/turnstile-sfn/turnstile/asl"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+)
 
 // pass runs a Pass state: its result is Result when set, else the evaluated Parameters, else
 // the effective input.
@@ -11,7 +15,7 @@ func (r *runner) pass(s *stateRun, input any) (any, error) {
 	}
 	var result any
 	if p := s.node.state.(*asl.Pass); p.Result != nil {
-		result = p.Result
+		result = jsonvalue.FromGeneric(p.Result)
 	} else if result, err = r.applyParameters(s, effective); err != nil {
 		return nil, err
 	}

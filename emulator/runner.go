@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // runner interprets one sequential flow of an execution: the main path, a Parallel branch or a
@@ -202,36 +203,36 @@ func (r *runner) fork(ctx context.Context, key string, prev int64) *runner {
 }
 
 // contextObject returns the context object ($$) of a state visit.
-func (r *runner) contextObject(s *stateRun) map[string]any {
+func (r *runner) contextObject(s *stateRun) *jsonvalue.Object {
 	ex := r.ex
 	ex.mu.Lock()
 	redrives, redriveDate := ex.redriveCount, ex.redriveDate
 	ex.mu.Unlock()
-	execution := map[string]any{
-		"Id":           ex.arn,
-		"Input":        ex.input,
-		"Name":         ex.name,
-		"RoleArn":      ex.sm.roleArn,
-		"StartTime":    formatTime(ex.startDate),
-		"RedriveCount": int64(redrives),
-	}
+	execution := jsonvalue.Of(
+		"Id", ex.arn,
+		"Input", ex.input,
+		"StartTime", formatTime(ex.startDate),
+		"Name", ex.name,
+		"RoleArn", ex.sm.roleArn,
+		"RedriveCount", int64(redrives),
+	)
 	if redrives > 0 {
-		execution["RedriveTime"] = formatTime(redriveDate)
+		execution.SetValueForKey("RedriveTime", formatTime(redriveDate))
 	}
-	co := map[string]any{
-		"Execution":    execution,
-		"StateMachine": map[string]any{"Id": ex.sm.arn, "Name": ex.sm.name},
-		"State": map[string]any{
-			"Name":        s.node.name,
-			"EnteredTime": formatTime(s.enteredTime),
-			"RetryCount":  int64(s.retryCount),
-		},
-	}
+	co := jsonvalue.Of(
+		"Execution", execution,
+		"StateMachine", jsonvalue.Of("Id", ex.sm.arn, "Name", ex.sm.name),
+		"State", jsonvalue.Of(
+			"EnteredTime", formatTime(s.enteredTime),
+			"Name", s.node.name,
+			"RetryCount", int64(s.retryCount),
+		),
+	)
 	if s.taskToken != "" {
-		co["Task"] = map[string]any{"Token": s.taskToken}
+		co.SetValueForKey("Task", jsonvalue.Of("Token", s.taskToken))
 	}
 	if s.mapItem != nil {
-		co["Map"] = map[string]any{"Item": map[string]any{"Index": int64(s.mapItem.index), "Value": s.mapItem.value}}
+		co.SetValueForKey("Map", jsonvalue.Of("Item", jsonvalue.Of("Index", int64(s.mapItem.index), "Value", s.mapItem.value)))
 	}
 	return co
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // task runs a Task state: attempts (with Retry and Catch) of calling its integration.
@@ -38,20 +40,20 @@ type taskLimits struct {
 func (r *runner) limits(s *stateRun, effective any) (taskLimits, error) {
 	t := s.node.state.(*asl.Task)
 	var l taskLimits
-	resolve := func(field string, static *int, p *jsonPath) (int64, error) {
+	resolve := func(field string, static *int, p *jsonpath.Path) (int64, error) {
 		if static != nil {
 			return int64(*static), nil
 		}
 		if p == nil {
 			return 0, nil
 		}
-		v, ok := p.get(effective, r.contextIfNeeded(s, p))
+		v, ok := p.Get(effective, r.contextIfNeeded(s, p))
 		if !ok {
 			return 0, s.invalidPathError(p)
 		}
 		n, ok := toInteger(v)
 		if !ok || n <= 0 {
-			return 0, s.runtimeError(fmt.Sprintf("The %s field must reference a positive integer: %s == %s", field, p.text, describeValue(v)))
+			return 0, s.runtimeError(fmt.Sprintf("The %s field must reference a positive integer: %s == %s", field, p.Text, describeValue(v)))
 		}
 		return n, nil
 	}
@@ -94,7 +96,7 @@ func (r *runner) taskAttempt(s *stateRun, effective any) (any, error) {
 		defer stop()
 	}
 	call := &TaskCall{
-		Resource: ts.base, Pattern: ts.pattern, Parameters: params, TaskToken: s.taskToken,
+		Resource: ts.base, Pattern: ts.pattern, Parameters: jsonvalue.ToGeneric(params), TaskToken: s.taskToken,
 		ExecutionArn: r.ex.arn, StateMachineArn: r.ex.sm.arn, StateName: s.node.name,
 		Region: r.ex.em.opts.Region, Account: r.ex.em.opts.Account,
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/intrinsic"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // payloadTemplate is a compiled payload template (Parameters, ResultSelector, ItemSelector):
@@ -28,7 +30,7 @@ type payloadTemplate struct {
 // templateField is one member of an object template.
 type templateField struct {
 	key       string // without ".$"
-	path      *jsonPath
+	path      *jsonpath.Path
 	intrinsic *intrinsic.Expr
 	value     *payloadTemplate
 }
@@ -38,7 +40,7 @@ func compileTemplate(field string, t any) (*payloadTemplate, error) {
 	switch x := t.(type) {
 	case map[string]any:
 		if !hasDynamicField(x) {
-			return &payloadTemplate{literal: x}, nil
+			return &payloadTemplate{literal: jsonvalue.FromGeneric(x)}, nil
 		}
 		pt := &payloadTemplate{isObject: true}
 		for _, k := range sortedKeys(x) {
@@ -68,19 +70,19 @@ func compileTemplate(field string, t any) (*payloadTemplate, error) {
 				tf.intrinsic = expr
 				pt.usesContext = pt.usesContext || strings.Contains(s, "$$")
 			default:
-				p, err := compilePath(s)
+				p, err := jsonpath.Compile(s)
 				if err != nil {
 					return nil, fmt.Errorf("%s: the value for the field '%s' must be a valid JSONPath or a valid intrinsic function call: %w", field, k, err)
 				}
 				tf.path = p
-				pt.usesContext = pt.usesContext || p.context
+				pt.usesContext = pt.usesContext || p.Context
 			}
 			pt.fields = append(pt.fields, tf)
 		}
 		return pt, nil
 	case []any:
 		if !hasDynamicField(x) {
-			return &payloadTemplate{literal: x}, nil
+			return &payloadTemplate{literal: jsonvalue.FromGeneric(x)}, nil
 		}
 		pt := &payloadTemplate{isArray: true}
 		for i, e := range x {
@@ -129,13 +131,13 @@ type templateScope struct {
 func (t *payloadTemplate) evaluate(s *templateScope) (any, error) {
 	switch {
 	case t.isObject:
-		out := make(map[string]any, len(t.fields))
+		out := jsonvalue.NewObject(len(t.fields))
 		for _, f := range t.fields {
 			v, err := f.evaluate(s)
 			if err != nil {
 				return nil, err
 			}
-			out[f.key] = v
+			out.SetValueForKey(f.key, v)
 		}
 		return out, nil
 	case t.isArray:
@@ -166,16 +168,16 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 			}
 			return nil, s.state.runtimeError(err.Error())
 		}
-		return deepCopy(v), nil
+		return jsonvalue.Copy(v), nil
 	default:
 		var ctxObj any
-		if f.path.context {
+		if f.path.Context {
 			ctxObj = s.contextObject()
 		}
-		v, ok := f.path.get(s.input, ctxObj)
+		v, ok := f.path.Get(s.input, ctxObj)
 		if !ok {
 			return nil, s.state.runtimeError(fmt.Sprintf("The JSONPath '%s' specified for the field '%s.$' could not be found in the input '%s'",
-				f.path.text, f.key, encodeJSON(s.input)))
+				f.path.Text, f.key, encodeJSON(s.input)))
 		}
 		return v, nil
 	}
@@ -184,21 +186,7 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 // resolver resolves the JSONPath arguments of intrinsic functions with the same path semantics
 // as the rest of the interpreter.
 func (s *templateScope) resolver() intrinsic.Resolver {
-	return func(path string) (any, error) {
-		p, err := compilePath(path)
-		if err != nil {
-			return nil, err
-		}
-		var ctxObj any
-		if p.context {
-			ctxObj = s.contextObject()
-		}
-		v, ok := p.get(s.input, ctxObj)
-		if !ok {
-			return nil, &intrinsic.NotFoundError{Path: path, Input: s.input}
-		}
-		return deepCopy(v), nil
-	}
+	return intrinsic.NewResolver(s.input, func() any { return s.contextObject() })
 }
 
 // stateFailure wraps an *asl.Error raised while running a state.

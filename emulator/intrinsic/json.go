@@ -1,8 +1,11 @@
 package intrinsic
 
 import (
-	"github.com/ohler55/ojg"
-	"github.com/ohler55/ojg/oj"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // stringToJSON implements States.StringToJson(string): the parsed JSON value. As on AWS, an
@@ -12,7 +15,10 @@ func stringToJSON(inv invocation) (any, error) {
 	if !ok {
 		return nil, ErrInvalidArguments
 	}
-	v, err := oj.ParseString(s, ojg.NumConvFloat64)
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	v, err := jsonvalue.Decode([]byte(s))
 	if err != nil {
 		return nil, ErrInvalidArguments
 	}
@@ -26,21 +32,26 @@ func jsonToString(inv invocation) (any, error) {
 }
 
 // jsonMerge implements States.JsonMerge(object, object, false): a shallow merge where the second
-// object's keys win. AWS supports only the shallow mode: a third argument other than false is
+// object's keys win. The merged object lists its members in name order, not in the order of its
+// arguments: AWS's recorded merge of {"a","b","d"} and {"a","c","d"} is {"a","b","c","d"}. AWS
+// supports only the shallow mode: a third argument other than false is
 // an invalid argument.
 func jsonMerge(inv invocation) (any, error) {
-	first, okFirst := inv.args[0].(map[string]any)
-	second, okSecond := inv.args[1].(map[string]any)
+	first, okFirst := inv.args[0].(*jsonvalue.Object)
+	second, okSecond := inv.args[1].(*jsonvalue.Object)
 	deep, okDeep := inv.args[2].(bool)
 	if !okFirst || !okSecond || !okDeep || deep {
 		return nil, ErrInvalidArguments
 	}
-	merged := make(map[string]any, len(first)+len(second))
-	for k, v := range first {
-		merged[k] = v
+	values := make(map[string]any, first.Len()+second.Len())
+	for _, o := range []*jsonvalue.Object{first, second} {
+		for _, k := range o.Keys() {
+			values[k], _ = o.ValueForKey(k)
+		}
 	}
-	for k, v := range second {
-		merged[k] = v
+	merged := jsonvalue.NewObject(len(values))
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		merged.SetValueForKey(k, values[k])
 	}
 	return merged, nil
 }
