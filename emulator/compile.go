@@ -3,13 +3,13 @@ package emulator
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/intrinsic"
 	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // graph is a compiled graph: a machine's body, a Parallel branch or a Map processor.
@@ -27,6 +27,7 @@ type node struct {
 
 	inputPath, outputPath, resultPath *optionalPath
 	parameters, resultSelector        *payloadTemplate
+	result                            any    // a Pass state's Result, in document order
 	next                              string // empty at an end state
 
 	retry []*asl.Retrier
@@ -83,7 +84,9 @@ type mapSpec struct {
 	maxConcurrencyPath *jsonpath.Path
 }
 
-// compiler turns a parsed definition into graphs, collecting every problem it finds.
+// compiler turns a parsed definition into graphs, collecting every problem it finds. Beside the
+// asl model it walks the definition decoded as the interpreter's values (the raw arguments,
+// nil when absent), from which payload templates and Pass results take their member order.
 type compiler struct {
 	em  *Emulator
 	err error
@@ -93,12 +96,31 @@ func (c *compiler) fail(kind error, state, field, problem string) {
 	c.err = errors.Join(c.err, &asl.DefinitionError{State: state, Field: field, Problem: problem, Kind: kind})
 }
 
-func (c *compiler) graph(scope string, g *asl.Graph) *graph {
+func (c *compiler) graph(scope string, g *asl.Graph, raw any) *graph {
 	out := &graph{startAt: g.StartAt, states: make(map[string]*node, len(g.States))}
+	rawStates := member(raw, "States")
 	for _, ns := range g.States {
-		out.states[ns.Name] = c.node(joinScope(scope, ns.Name), ns.Name, ns.State)
+		out.states[ns.Name] = c.node(joinScope(scope, ns.Name), ns.Name, ns.State, member(rawStates, ns.Name))
 	}
 	return out
+}
+
+// member returns a member of a raw definition object, nil when absent.
+func member(raw any, name string) any {
+	if o, ok := raw.(*jsonvalue.Object); ok {
+		v, _ := o.ValueForKey(name)
+		return v
+	}
+	return nil
+}
+
+// rawField returns the value of a definition field in the interpreter's model: the raw member,
+// which keeps the document's member order, when there is one, else the model's value.
+func rawField(raw any, field string, modelValue any) any {
+	if v := member(raw, field); v != nil {
+		return v
+	}
+	return jsonvalue.FromGeneric(modelValue)
 }
 
 func joinScope(scope, name string) string {
@@ -108,7 +130,7 @@ func joinScope(scope, name string) string {
 	return scope + "/" + name
 }
 
-func (c *compiler) node(scope, name string, s asl.State) *node {
+func (c *compiler) node(scope, name string, s asl.State, raw any) *node {
 	n := &node{name: name, typ: string(s.Type()), state: s}
 	base := s.Base()
 	n.inputPath = c.optionalPath(scope, "InputPath", base.InputPath)
@@ -116,12 +138,15 @@ func (c *compiler) node(scope, name string, s asl.State) *node {
 	switch x := s.(type) {
 	case *asl.Pass:
 		n.next = x.Next
-		n.parameters = c.template(scope, "Parameters", x.Parameters)
+		if x.Result != nil {
+			n.result = rawField(raw, "Result", x.Result)
+		}
+		n.parameters = c.template(scope, "Parameters", rawField(raw, "Parameters", x.Parameters))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
 	case *asl.Task:
 		n.next = x.Next
-		n.parameters = c.template(scope, "Parameters", x.Parameters)
-		n.resultSelector = c.template(scope, "ResultSelector", x.ResultSelector)
+		n.parameters = c.template(scope, "Parameters", rawField(raw, "Parameters", x.Parameters))
+		n.resultSelector = c.template(scope, "ResultSelector", rawField(raw, "ResultSelector", x.ResultSelector))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
 		n.task = c.task(scope, x)
 		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
@@ -141,17 +166,22 @@ func (c *compiler) node(scope, name string, s asl.State) *node {
 		}
 	case *asl.Parallel:
 		n.next = x.Next
-		n.parameters = c.template(scope, "Parameters", x.Parameters)
-		n.resultSelector = c.template(scope, "ResultSelector", x.ResultSelector)
+		n.parameters = c.template(scope, "Parameters", rawField(raw, "Parameters", x.Parameters))
+		n.resultSelector = c.template(scope, "ResultSelector", rawField(raw, "ResultSelector", x.ResultSelector))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
+		rawBranches, _ := member(raw, "Branches").([]any)
 		for i, b := range x.Branches {
-			n.branches = append(n.branches, c.graph(fmt.Sprintf("%s/Branches[%d]", scope, i), b))
+			var rawBranch any
+			if i < len(rawBranches) {
+				rawBranch = rawBranches[i]
+			}
+			n.branches = append(n.branches, c.graph(fmt.Sprintf("%s/Branches[%d]", scope, i), b, rawBranch))
 		}
 		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
 	case *asl.Map:
 		n.next = x.Next
-		n.mapSpec = c.mapState(scope, x)
-		n.resultSelector = c.template(scope, "ResultSelector", x.ResultSelector)
+		n.mapSpec = c.mapState(scope, x, raw)
+		n.resultSelector = c.template(scope, "ResultSelector", rawField(raw, "ResultSelector", x.ResultSelector))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
 		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
 	}
@@ -243,7 +273,7 @@ func (c *compiler) wait(scope string, w *asl.Wait) *waitSpec {
 	return ws
 }
 
-func (c *compiler) mapState(scope string, m *asl.Map) *mapSpec {
+func (c *compiler) mapState(scope string, m *asl.Map, raw any) *mapSpec {
 	unsupported := func(field string, set bool) {
 		if set {
 			c.fail(asl.ErrUnsupported, scope, field, "the distributed Map state is not supported by the emulator (inline Map only)")
@@ -264,7 +294,7 @@ func (c *compiler) mapState(scope string, m *asl.Map) *mapSpec {
 	if selector == nil {
 		selector, field = m.Parameters, "Parameters"
 	}
-	ms.itemSelector = c.template(scope, field, selector)
+	ms.itemSelector = c.template(scope, field, rawField(raw, field, selector))
 	if m.MaxConcurrency != nil {
 		ms.maxConcurrency = *m.MaxConcurrency
 	}
@@ -272,19 +302,13 @@ func (c *compiler) mapState(scope string, m *asl.Map) *mapSpec {
 		ms.maxConcurrencyPath = c.path(scope, "MaxConcurrencyPath", m.MaxConcurrencyPath)
 	}
 	if proc != nil {
-		ms.processor = c.graph(scope+"/ItemProcessor", &proc.Graph)
+		rawProc := member(raw, "ItemProcessor")
+		if rawProc == nil {
+			rawProc = member(raw, "Iterator")
+		}
+		ms.processor = c.graph(scope+"/ItemProcessor", &proc.Graph, rawProc)
 	}
 	return ms
-}
-
-// sortedKeys returns the keys of an object in sorted order.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // parseTimestamp parses a timestamp as the States Language defines it: RFC 3339 with an

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // conformanceDir holds the cases recorded against AWS Step Functions (see its README).
@@ -35,8 +36,8 @@ type conformanceCase struct {
 }
 
 // TestConformance runs every recorded case, one subtest group per folder, and compares status,
-// output, error and cause exactly (object key order aside, numbers by value), plus the state-level
-// history of the cases without Parallel or Map states.
+// output, error and cause exactly (numbers by value), the output's object member order, plus the
+// state-level history of the cases without Parallel or Map states.
 func TestConformance(t *testing.T) {
 	groups, err := os.ReadDir(conformanceDir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -117,6 +118,8 @@ func runCase(t *testing.T, em *Emulator, c conformanceCase) {
 		}
 		if got.Output == nil || !sameJSON(gotOut, want) {
 			t.Errorf("output:\n got %s\nwant %s", deref(got.Output), string(c.Expected.Output))
+		} else if g, w := memberOrder(t, []byte(*got.Output)), memberOrder(t, c.Expected.Output); g != w {
+			t.Errorf("output member order:\n got %s\nwant %s", g, w)
 		}
 	}
 	if c.Expected.Status != string(StatusSucceeded) {
@@ -177,6 +180,41 @@ func sortedEntries(entries []any) []any {
 	out := append([]any(nil), entries...)
 	sort.Slice(out, func(i, j int) bool { return encodeJSON(out[i]) < encodeJSON(out[j]) })
 	return out
+}
+
+// memberOrder renders the names of a JSON text's objects in their order, values left out:
+// {"b":{"y":1,"x":2},"a":[{"k":3}]} is {b:{y,x},a:[{k}]}.
+func memberOrder(t *testing.T, text []byte) string {
+	t.Helper()
+	v, err := jsonvalue.Decode(text)
+	if err != nil {
+		t.Fatalf("decoding %s: %v", text, err)
+	}
+	var b strings.Builder
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case *jsonvalue.Object:
+			b.WriteByte('{')
+			for i, k := range x.Keys() {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(k)
+				e, _ := x.ValueForKey(k)
+				walk(e)
+			}
+			b.WriteByte('}')
+		case []any:
+			b.WriteByte('[')
+			for _, e := range x {
+				walk(e)
+			}
+			b.WriteByte(']')
+		}
+	}
+	walk(v)
+	return b.String()
 }
 
 // stateEntries renders the state-level events of a history as the recording lists them.

@@ -17,7 +17,7 @@ import (
 type payloadTemplate struct {
 	// literal is the whole template when it holds no ".$" field.
 	literal any
-	// fields are the members of an object template, in a fixed (sorted) order.
+	// fields are the members of an object template, in the order AWS renders them.
 	fields []templateField
 	// elems are the elements of an array template.
 	elems    []*payloadTemplate
@@ -35,16 +35,17 @@ type templateField struct {
 	value     *payloadTemplate
 }
 
-// compileTemplate compiles a payload template; field names the template in errors.
+// compileTemplate compiles a payload template (a value of the interpreter's model, members in
+// document order); field names the template in errors.
 func compileTemplate(field string, t any) (*payloadTemplate, error) {
 	switch x := t.(type) {
-	case map[string]any:
+	case *jsonvalue.Object:
 		if !hasDynamicField(x) {
-			return &payloadTemplate{literal: jsonvalue.FromGeneric(x)}, nil
+			return &payloadTemplate{literal: x}, nil
 		}
 		pt := &payloadTemplate{isObject: true}
-		for _, k := range sortedKeys(x) {
-			e := x[k]
+		for _, k := range x.Keys() {
+			e, _ := x.ValueForKey(k)
 			key, dynamic := strings.CutSuffix(k, ".$")
 			if !dynamic {
 				sub, err := compileTemplate(field+"."+k, e)
@@ -79,10 +80,11 @@ func compileTemplate(field string, t any) (*payloadTemplate, error) {
 			}
 			pt.fields = append(pt.fields, tf)
 		}
+		pt.fields = awsFieldOrder(pt.fields)
 		return pt, nil
 	case []any:
 		if !hasDynamicField(x) {
-			return &payloadTemplate{literal: jsonvalue.FromGeneric(x)}, nil
+			return &payloadTemplate{literal: x}, nil
 		}
 		pt := &payloadTemplate{isArray: true}
 		for i, e := range x {
@@ -99,11 +101,35 @@ func compileTemplate(field string, t any) (*payloadTemplate, error) {
 	}
 }
 
+// awsFieldOrder orders the members of an evaluated object template as Step Functions renders
+// them: the fields written as they are first, in document order, then the "name.$" fields in
+// the order of a Java HashMap (jsonvalue.HashMapOrder). AWS recorded {"Iterations": 3,
+// "Values.$": ...} as {"Iterations":3,"Values":[...]} but {"Iterations.$": ..., "Values.$": ...}
+// as {"Values":[...],"Iterations":2}.
+func awsFieldOrder(fields []templateField) []templateField {
+	out := make([]templateField, 0, len(fields))
+	dynamic := map[string]templateField{}
+	var keys []string
+	for _, f := range fields {
+		if f.value != nil {
+			out = append(out, f)
+			continue
+		}
+		dynamic[f.key] = f
+		keys = append(keys, f.key)
+	}
+	for _, k := range jsonvalue.HashMapOrder(keys) {
+		out = append(out, dynamic[k])
+	}
+	return out
+}
+
 // hasDynamicField reports whether a ".$" field appears anywhere in v.
 func hasDynamicField(v any) bool {
 	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
+	case *jsonvalue.Object:
+		for _, k := range x.Keys() {
+			e, _ := x.ValueForKey(k)
 			if strings.HasSuffix(k, ".$") || hasDynamicField(e) {
 				return true
 			}

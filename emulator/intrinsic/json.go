@@ -1,8 +1,6 @@
 package intrinsic
 
 import (
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
@@ -32,9 +30,9 @@ func jsonToString(inv invocation) (any, error) {
 }
 
 // jsonMerge implements States.JsonMerge(object, object, false): a shallow merge where the second
-// object's keys win. The merged object lists its members in name order, not in the order of its
-// arguments: AWS's recorded merge of {"a","b","d"} and {"a","c","d"} is {"a","b","c","d"}. AWS
-// supports only the shallow mode: a third argument other than false is
+// object's keys win. The merged object lists its members as a Java HashMap iterates them
+// (jsonvalue.HashMapOrder), not in the order of its arguments: AWS's recorded merge of
+// {"a","b","d"} and {"a","c","d"} is {"a","b","c","d"}. AWS supports only the shallow mode: a third argument other than false is
 // an invalid argument.
 func jsonMerge(inv invocation) (any, error) {
 	first, okFirst := inv.args[0].(*jsonvalue.Object)
@@ -43,15 +41,15 @@ func jsonMerge(inv invocation) (any, error) {
 	if !okFirst || !okSecond || !okDeep || deep {
 		return nil, ErrInvalidArguments
 	}
-	values := make(map[string]any, first.Len()+second.Len())
-	for _, o := range []*jsonvalue.Object{first, second} {
-		for _, k := range o.Keys() {
-			values[k], _ = o.ValueForKey(k)
-		}
+	union := first.Clone(second.Len())
+	for _, k := range second.Keys() {
+		v, _ := second.ValueForKey(k)
+		union.SetValueForKey(k, v)
 	}
-	merged := jsonvalue.NewObject(len(values))
-	for _, k := range slices.Sorted(maps.Keys(values)) {
-		merged.SetValueForKey(k, values[k])
+	merged := jsonvalue.NewObject(union.Len())
+	for _, k := range jsonvalue.HashMapOrder(union.Keys()) {
+		v, _ := union.ValueForKey(k)
+		merged.SetValueForKey(k, v)
 	}
 	return merged, nil
 }

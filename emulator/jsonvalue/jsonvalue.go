@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"unicode/utf16"
 
 	"github.com/turnstile-sfn/turnstile/asl"
 )
@@ -237,4 +238,27 @@ func Copy(v any) any {
 	default:
 		return v
 	}
+}
+
+// HashMapOrder returns keys (distinct, in insertion order) in the order a java.util.HashMap
+// with the default capacity and load factor, filled in that order, iterates them: by bucket
+// (the spread String.hashCode masked by the table size), then by insertion within a bucket.
+// Step Functions builds some objects through such a map: the "name.$" fields of a payload
+// template and the result of States.JsonMerge list their members in this order.
+func HashMapOrder(keys []string) []string {
+	size := 16
+	for float64(len(keys)) > 0.75*float64(size) {
+		size *= 2
+	}
+	bucket := func(k string) int {
+		var h int32
+		for _, unit := range utf16.Encode([]rune(k)) {
+			h = 31*h + int32(unit)
+		}
+		u := uint32(h)
+		return int((u ^ u>>16) & uint32(size-1))
+	}
+	out := slices.Clone(keys)
+	slices.SortStableFunc(out, func(a, b string) int { return bucket(a) - bucket(b) })
+	return out
 }
