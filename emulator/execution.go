@@ -108,13 +108,6 @@ func (ex *execution) appendLocked(prev int64, at time.Time, typ EventType, fill 
 // now returns the virtual time of the current run's main flow.
 func (ex *execution) now() time.Time { return ex.run.tl.now() }
 
-// lastEventID returns the id of the latest event.
-func (ex *execution) lastEventID() int64 {
-	ex.mu.Lock()
-	defer ex.mu.Unlock()
-	return int64(len(ex.events))
-}
-
 // finish ends the current run with a terminal status, unless it has already ended: it records
 // the terminal event, seals the history, stops every flow of the run and notifies listeners.
 func (ex *execution) finish(t terminal) bool {

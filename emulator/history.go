@@ -43,8 +43,9 @@ const (
 	EventLambdaFunctionFailed    EventType = "LambdaFunctionFailed"
 	EventLambdaFunctionTimedOut  EventType = "LambdaFunctionTimedOut"
 
-	EventParallelStateStarted EventType = "ParallelStateStarted"
-	EventParallelStateFailed  EventType = "ParallelStateFailed"
+	EventParallelStateStarted   EventType = "ParallelStateStarted"
+	EventParallelStateSucceeded EventType = "ParallelStateSucceeded"
+	EventParallelStateFailed    EventType = "ParallelStateFailed"
 
 	EventMapStateStarted       EventType = "MapStateStarted"
 	EventMapStateSucceeded     EventType = "MapStateSucceeded"
