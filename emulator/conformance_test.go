@@ -15,6 +15,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // conformanceDir holds the cases recorded against AWS Step Functions (see its README).
@@ -224,7 +225,7 @@ func memberOrder(t *testing.T, text []byte) string {
 func stateEntries(t *testing.T, events []HistoryEvent) []any {
 	var out []any
 	for _, e := range events {
-		if strings.HasPrefix(string(e.Type), "Execution") || e.Type == EventParallelStateSucceeded {
+		if strings.HasPrefix(string(e.Type), "Execution") || e.Type == sfnapi.EventParallelStateSucceeded {
 			continue
 		}
 		entry := map[string]any{"type": string(e.Type)}
@@ -249,8 +250,8 @@ func stateEntries(t *testing.T, events []HistoryEvent) []any {
 }
 
 // mapIterationDetails returns the details of a MapIteration* event, or nil.
-func mapIterationDetails(e HistoryEvent) *MapIterationEventDetails {
-	for _, d := range []*MapIterationEventDetails{e.MapIterationStartedEventDetails, e.MapIterationSucceededEventDetails,
+func mapIterationDetails(e HistoryEvent) *sfnapi.MapIterationEventDetails {
+	for _, d := range []*sfnapi.MapIterationEventDetails{e.MapIterationStartedEventDetails, e.MapIterationSucceededEventDetails,
 		e.MapIterationFailedEventDetails, e.MapIterationAbortedEventDetails} {
 		if d != nil {
 			return d

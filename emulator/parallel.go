@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // parallel runs a Parallel state: every branch on the same input, concurrently; the result is
@@ -20,7 +22,7 @@ func (r *runner) parallel(s *stateRun, input any, resume []*branchCheckpoint) (a
 		return nil, "", err
 	}
 	return r.withRetry(s, input, func() (any, error) {
-		startedID, ok := r.emit(EventParallelStateStarted, nil)
+		startedID, ok := r.emit(sfnapi.EventParallelStateStarted, nil)
 		if !ok {
 			return nil, r.interrupted()
 		}
@@ -38,7 +40,7 @@ func (r *runner) parallel(s *stateRun, input any, resume []*branchCheckpoint) (a
 		// *Succeeded events, does not advance the chain: ParallelStateExited also follows the
 		// branches' last event (AWS's recorded test_parallel_state history: Succeeded #18 and
 		// Exited #19 both after #17).
-		if _, ok := r.ex.emit(r.prev, r.tl.now(), EventParallelStateSucceeded, nil); !ok {
+		if _, ok := r.ex.emit(r.prev, r.tl.now(), sfnapi.EventParallelStateSucceeded, nil); !ok {
 			return nil, r.interrupted()
 		}
 		selected, err := r.applyResultSelector(s, outputs)
@@ -46,7 +48,7 @@ func (r *runner) parallel(s *stateRun, input any, resume []*branchCheckpoint) (a
 			return nil, err
 		}
 		return r.finishResult(s, input, selected)
-	}, func() { r.emit(EventParallelStateFailed, nil) })
+	}, func() { r.emit(sfnapi.EventParallelStateFailed, nil) })
 }
 
 // branchFunc runs branch (or iteration) i on its own runner, resuming from a checkpoint when

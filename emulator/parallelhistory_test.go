@@ -3,11 +3,13 @@ package emulator
 import (
 	"os"
 	"testing"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // eventByState returns the first event of a type for a state name ("" for events without one)
 // after the event with id after.
-func eventByState(t *testing.T, events []HistoryEvent, typ EventType, name string, after int64) HistoryEvent {
+func eventByState(t *testing.T, events []HistoryEvent, typ sfnapi.HistoryEventType, name string, after int64) HistoryEvent {
 	t.Helper()
 	for _, e := range events {
 		if e.ID <= after || e.Type != typ {
@@ -46,14 +48,14 @@ func TestParallelHistoryAsRecorded(t *testing.T) {
 		t.Fatalf("got %d events, want 20: %v", len(events), eventTypes(events))
 	}
 	for _, first := range []string{"Branch1", "Branch21", "Branch31"} { // the branches' StartAt
-		if e := eventByState(t, events, EventPassStateEntered, first, 5); e.PreviousEventID != 5 {
+		if e := eventByState(t, events, sfnapi.EventPassStateEntered, first, 5); e.PreviousEventID != 5 {
 			t.Errorf("#%d %s %s: previous #%d, want #5 (ParallelStateStarted)", e.ID, e.Type, first, e.PreviousEventID)
 		}
 	}
 	want := []struct {
-		typ  EventType
+		typ  sfnapi.HistoryEventType
 		prev int64
-	}{{EventParallelStateSucceeded, 17}, {EventParallelStateExited, 17}, {EventExecutionSucceeded, 19}}
+	}{{sfnapi.EventParallelStateSucceeded, 17}, {sfnapi.EventParallelStateExited, 17}, {sfnapi.EventExecutionSucceeded, 19}}
 	for i, w := range want {
 		if e := events[17+i]; e.Type != w.typ || e.PreviousEventID != w.prev {
 			t.Errorf("#%d: got %s after #%d, want %s after #%d", e.ID, e.Type, e.PreviousEventID, w.typ, w.prev)
@@ -74,15 +76,15 @@ func TestNestedParallelHistory(t *testing.T) {
 	for range 20 {
 		d := runMachine(t, em, definition, `{}`)
 		events := history(t, em, d.ExecutionArn)
-		outerStarted := eventByState(t, events, EventParallelStateStarted, "", 2)
-		innerEntered := eventByState(t, events, EventParallelStateEntered, "Inner", 0)
-		innerStarted := eventByState(t, events, EventParallelStateStarted, "", innerEntered.ID)
-		a2Exited := eventByState(t, events, EventPassStateExited, "A2", 0)
-		innerSucceeded := eventByState(t, events, EventParallelStateSucceeded, "", innerStarted.ID)
-		innerExited := eventByState(t, events, EventParallelStateExited, "Inner", 0)
-		bEntered := eventByState(t, events, EventPassStateEntered, "B", 0)
-		b2Exited := eventByState(t, events, EventWaitStateExited, "B2", 0)
-		outerExited := eventByState(t, events, EventParallelStateExited, "Outer", 0)
+		outerStarted := eventByState(t, events, sfnapi.EventParallelStateStarted, "", 2)
+		innerEntered := eventByState(t, events, sfnapi.EventParallelStateEntered, "Inner", 0)
+		innerStarted := eventByState(t, events, sfnapi.EventParallelStateStarted, "", innerEntered.ID)
+		a2Exited := eventByState(t, events, sfnapi.EventPassStateExited, "A2", 0)
+		innerSucceeded := eventByState(t, events, sfnapi.EventParallelStateSucceeded, "", innerStarted.ID)
+		innerExited := eventByState(t, events, sfnapi.EventParallelStateExited, "Inner", 0)
+		bEntered := eventByState(t, events, sfnapi.EventPassStateEntered, "B", 0)
+		b2Exited := eventByState(t, events, sfnapi.EventWaitStateExited, "B2", 0)
+		outerExited := eventByState(t, events, sfnapi.EventParallelStateExited, "Outer", 0)
 		outerSucceeded := events[outerExited.ID-2]
 		checks := []struct {
 			what      string
@@ -96,7 +98,7 @@ func TestNestedParallelHistory(t *testing.T) {
 			{"outer ParallelStateExited follows the later branch end", outerExited.PreviousEventID, max(innerExited.ID, b2Exited.ID)},
 			{"ExecutionSucceeded follows the outer exit", events[len(events)-1].PreviousEventID, outerExited.ID},
 		}
-		if outerSucceeded.Type != EventParallelStateSucceeded {
+		if outerSucceeded.Type != sfnapi.EventParallelStateSucceeded {
 			t.Fatalf("#%d before the outer exit is %s, want ParallelStateSucceeded", outerSucceeded.ID, outerSucceeded.Type)
 		}
 		for _, c := range checks {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // runner interprets one sequential flow of an execution: the main path, a Parallel branch or a
@@ -82,7 +83,7 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 	}
 	inputJSON := encodeJSON(input)
 	id, ok := r.emit(enteredEvent[n.typ], func(e *HistoryEvent) {
-		e.StateEnteredEventDetails = &StateEnteredEventDetails{Name: n.name, Input: inputJSON, InputDetails: untruncated()}
+		e.StateEnteredEventDetails = &sfnapi.StateEnteredEventDetails{Name: n.name, Input: inputJSON, InputDetails: untruncated()}
 	})
 	if !ok {
 		return nil, "", r.interrupted()
@@ -122,7 +123,7 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 			cause: fmt.Sprintf("The state/task '%s' returned a result with a size exceeding the maximum number of bytes service limit.", n.name)}
 	}
 	if _, ok := r.emit(exitedEvent[n.typ], func(e *HistoryEvent) {
-		e.StateExitedEventDetails = &StateExitedEventDetails{Name: n.name, Output: outputJSON, OutputDetails: untruncated()}
+		e.StateExitedEventDetails = &sfnapi.StateExitedEventDetails{Name: n.name, Output: outputJSON, OutputDetails: untruncated()}
 	}); !ok {
 		return nil, "", r.interrupted()
 	}
@@ -130,7 +131,7 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 }
 
 // emit records an event of this flow.
-func (r *runner) emit(typ EventType, fill func(*HistoryEvent)) (int64, bool) {
+func (r *runner) emit(typ sfnapi.HistoryEventType, fill func(*HistoryEvent)) (int64, bool) {
 	id, ok := r.ex.emit(r.prev, r.tl.now(), typ, fill)
 	if ok {
 		r.prev = id
