@@ -209,12 +209,13 @@ func (r *runner) contextObject(s *stateRun) *jsonvalue.Object {
 	ex.mu.Lock()
 	redrives, redriveDate := ex.redriveCount, ex.redriveDate
 	ex.mu.Unlock()
+	// Members in the order the Developer Guide's "Context object fields" list them.
 	execution := jsonvalue.Of(
 		"Id", ex.arn,
 		"Input", ex.input,
-		"StartTime", formatTime(ex.startDate),
 		"Name", ex.name,
 		"RoleArn", ex.sm.roleArn,
+		"StartTime", formatTime(ex.startDate),
 		"RedriveCount", int64(redrives),
 	)
 	if redrives > 0 {
@@ -222,12 +223,12 @@ func (r *runner) contextObject(s *stateRun) *jsonvalue.Object {
 	}
 	co := jsonvalue.Of(
 		"Execution", execution,
-		"StateMachine", jsonvalue.Of("Id", ex.sm.arn, "Name", ex.sm.name),
 		"State", jsonvalue.Of(
 			"EnteredTime", formatTime(s.enteredTime),
 			"Name", s.node.name,
 			"RetryCount", int64(s.retryCount),
 		),
+		"StateMachine", jsonvalue.Of("Id", ex.sm.arn, "Name", ex.sm.name),
 	)
 	if s.taskToken != "" {
 		co.SetValueForKey("Task", jsonvalue.Of("Token", s.taskToken))
