@@ -110,10 +110,11 @@ func canonicalPath(s string) (string, error) {
 	return b.String(), nil
 }
 
+// nameQuoter escapes a name for a single-quoted ojg bracket.
+var nameQuoter = strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+
 // quoteName escapes a name for a single-quoted ojg bracket.
-func quoteName(name string) string {
-	return strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(name)
-}
+func quoteName(name string) string { return nameQuoter.Replace(name) }
 
 // bracket reads the bracket expression starting at s[start] ('[') and returns the offset after
 // its closing ']' and its text for ojg: quoted names are re-escaped, everything else (indexes,
