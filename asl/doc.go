@@ -25,6 +25,6 @@
 //
 // JSON values inside a definition (Result, Parameters, ItemSelector, ResultSelector, choice
 // comparison values) are held as generic Go values: map[string]any, []any, string, bool, nil,
-// int64 for integral numbers and float64 for the others, which is also what the emulator computes
-// with.
+// int64 for integral numbers and float64 for the others. (The emulator computes with its own
+// model, emulator/jsonvalue, whose objects keep the document's member order.)
 package asl

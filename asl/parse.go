@@ -153,18 +153,24 @@ func DecodeValue(raw []byte) (any, error) {
 	return normalizeNumbers(v), nil
 }
 
+// NumberValue returns a JSON number as the generic representation holds it: int64 when it is
+// written as an integer that fits, float64 otherwise.
+func NumberValue(x json.Number) any {
+	if i, err := x.Int64(); err == nil {
+		return i
+	}
+	f, _ := x.Float64()
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 && !strings.ContainsAny(string(x), ".eE") {
+		return int64(f)
+	}
+	return f
+}
+
 // normalizeNumbers replaces json.Number values with int64 or float64.
 func normalizeNumbers(v any) any {
 	switch x := v.(type) {
 	case json.Number:
-		if i, err := x.Int64(); err == nil {
-			return i
-		}
-		f, _ := x.Float64()
-		if f == math.Trunc(f) && math.Abs(f) < 1<<53 && !strings.ContainsAny(string(x), ".eE") {
-			return int64(f)
-		}
-		return f
+		return NumberValue(x)
 	case map[string]any:
 		for k, e := range x {
 			x[k] = normalizeNumbers(e)

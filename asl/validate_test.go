@@ -103,3 +103,17 @@ func TestParseRejectsBadDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateAcceptsDocsBracketPath accepts the bracket-notation example of the Step Functions
+// "Paths" page, $.abc.['def ghi'], in the path fields and in a payload template.
+func TestValidateAcceptsDocsBracketPath(t *testing.T) {
+	const def = `{"StartAt":"P","States":{"P":{"Type":"Pass","InputPath":"$.abc.['def ghi']",
+		"Parameters":{"v.$":"$.abc.['def ghi'].v"},"ResultPath":"$.abc.['def ghi']","OutputPath":"$.abc.['def ghi']","End":true}}}`
+	m, err := asl.Parse([]byte(def))
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+}

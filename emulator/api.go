@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // ExecutionStart is what StartExecution returns.
@@ -84,7 +85,7 @@ func (em *Emulator) StartExecution(_ context.Context, stateMachineArn, name, inp
 	if len(input) > MaxPayloadBytes {
 		return ExecutionStart{}, apiError(ErrInvalidExecutionInput, "Invalid Execution Input: the input exceeds the maximum size of %d bytes", MaxPayloadBytes)
 	}
-	value, err := asl.DecodeValue([]byte(input))
+	value, err := jsonvalue.Decode([]byte(input))
 	if err != nil {
 		return ExecutionStart{}, apiError(ErrInvalidExecutionInput, "Invalid Execution Input: %v", err)
 	}
@@ -110,8 +111,8 @@ func (em *Emulator) StartExecution(_ context.Context, stateMachineArn, name, inp
 
 	ex.startRunLocked(nil)
 	ex.startDate = ex.run.tl.now()
-	ex.appendLocked(0, ex.startDate, EventExecutionStarted, func(e *HistoryEvent) {
-		e.ExecutionStartedEventDetails = &ExecutionStartedEventDetails{Input: input, InputDetails: untruncated(), RoleArn: sm.roleArn}
+	ex.appendLocked(0, ex.startDate, sfnapi.EventExecutionStarted, func(e *HistoryEvent) {
+		e.ExecutionStartedEventDetails = &sfnapi.ExecutionStartedEventDetails{Input: input, InputDetails: untruncated(), RoleArn: sm.roleArn}
 	})
 	// Published under ex.mu, so that the run's own changes come after this one.
 	em.status.publish(ex.statusChangeLocked())

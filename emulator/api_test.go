@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 const passMachine = `{"StartAt":"P","States":{"P":{"Type":"Pass","End":true}}}`
@@ -118,7 +119,7 @@ func TestStopExecution(t *testing.T) {
 		t.Errorf("redrive status: got %s, want REDRIVABLE", d.RedriveStatus)
 	}
 	events := history(t, em, started.ExecutionArn)
-	if last := events[len(events)-1]; last.Type != EventExecutionAborted || last.ExecutionAbortedEventDetails.Cause != "maintenance" {
+	if last := events[len(events)-1]; last.Type != sfnapi.EventExecutionAborted || last.ExecutionAbortedEventDetails.Cause != "maintenance" {
 		t.Errorf("last event: got %s, want ExecutionAborted with the cause", last.Type)
 	}
 	if err := em.SendTaskSuccess(ctx, token, `{}`); !errors.Is(err, ErrTaskTimedOut) {
@@ -209,15 +210,15 @@ func TestHistoryEvents(t *testing.T) {
 "Optimized":{"Type":"Task","Resource":"`+invoke+`","Parameters":{"FunctionName":"Work"},"TimeoutSeconds":30,"Next":"Legacy"},
 "Legacy":{"Type":"Task","Resource":"`+function+`","End":true}}}`, `{"k":"v"}`)
 	events := history(t, em, done.ExecutionArn)
-	want := []EventType{EventExecutionStarted,
-		EventTaskStateEntered, EventTaskScheduled, EventTaskStarted, EventTaskSucceeded, EventTaskStateExited,
-		EventTaskStateEntered, EventLambdaFunctionScheduled, EventLambdaFunctionStarted, EventLambdaFunctionSucceeded, EventTaskStateExited,
-		EventExecutionSucceeded}
+	want := []sfnapi.HistoryEventType{sfnapi.EventExecutionStarted,
+		sfnapi.EventTaskStateEntered, sfnapi.EventTaskScheduled, sfnapi.EventTaskStarted, sfnapi.EventTaskSucceeded, sfnapi.EventTaskStateExited,
+		sfnapi.EventTaskStateEntered, sfnapi.EventLambdaFunctionScheduled, sfnapi.EventLambdaFunctionStarted, sfnapi.EventLambdaFunctionSucceeded, sfnapi.EventTaskStateExited,
+		sfnapi.EventExecutionSucceeded}
 	if got := eventTypes(events); !slices.Equal(got, want) {
 		t.Fatalf("history: got %v, want %v", got, want)
 	}
 	for i, e := range events {
-		if e.ID != int64(i+1) || (i > 1 && e.PreviousEventID != int64(i)) || (i > 0 && e.Timestamp.Before(events[i-1].Timestamp)) {
+		if e.ID != int64(i+1) || (i > 1 && e.PreviousEventID != int64(i)) || (i > 0 && e.Timestamp.Before(events[i-1].Timestamp.Time)) {
 			t.Errorf("event %d: id %d, previous %d, at %v", i, e.ID, e.PreviousEventID, e.Timestamp)
 		}
 	}
@@ -226,7 +227,7 @@ func TestHistoryEvents(t *testing.T) {
 	}
 	scheduled := events[2].TaskScheduledEventDetails
 	if scheduled.ResourceType != "lambda" || scheduled.Resource != "invoke" || scheduled.Region != DefaultRegion ||
-		scheduled.Parameters != `{"FunctionName":"Work"}` || scheduled.TimeoutInSeconds == nil || *scheduled.TimeoutInSeconds != 30 {
+		scheduled.Parameters != `{"FunctionName":"Work"}` || scheduled.TimeoutInSeconds != 30 {
 		t.Errorf("TaskScheduled: got %+v", scheduled)
 	}
 	if d := events[7].LambdaFunctionScheduledEventDetails; d.Resource != function || d.Input != `{"Payload":"ok"}` {
@@ -244,7 +245,7 @@ func TestHistoryCap(t *testing.T) {
 		t.Fatalf("got %s %s %q, want FAILED at the history cap", done.Status, deref(done.Error), deref(done.Cause))
 	}
 	events := history(t, em, done.ExecutionArn)
-	if len(events) != 20 || events[19].Type != EventExecutionFailed {
+	if len(events) != 20 || events[19].Type != sfnapi.EventExecutionFailed {
 		t.Errorf("got %d events ending with %s, want 20 ending with ExecutionFailed", len(events), events[len(events)-1].Type)
 	}
 	if done.RedriveStatus != RedriveStatusNotRedrivable {

@@ -5,7 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 
-	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // callbackWait is a task waiting for SendTaskSuccess or SendTaskFailure with its token.
@@ -54,7 +54,7 @@ func (em *Emulator) awaitToken(token string, w *callbackWait) func() {
 
 // SendTaskSuccess completes the waiting task that owns the token with output (JSON text).
 func (em *Emulator) SendTaskSuccess(_ context.Context, token, output string) error {
-	v, err := asl.DecodeValue([]byte(output))
+	v, err := jsonvalue.Decode([]byte(output))
 	if err != nil {
 		return apiError(ErrInvalidOutput, "Invalid Output: '%s'", output)
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 const sendMessage = "arn:aws:states:::sqs:sendMessage"
@@ -61,8 +63,8 @@ func TestWaitForTaskToken(t *testing.T) {
 		if err != nil || done.Status != StatusSucceeded || deref(done.Output) != `{"approved":true}` {
 			t.Fatalf("got %v %s %s, want SUCCEEDED {\"approved\":true}", err, done.Status, deref(done.Output))
 		}
-		want := []EventType{EventExecutionStarted, EventTaskStateEntered, EventTaskScheduled, EventTaskStarted,
-			EventTaskSubmitted, EventTaskSucceeded, EventTaskStateExited, EventExecutionSucceeded}
+		want := []sfnapi.HistoryEventType{sfnapi.EventExecutionStarted, sfnapi.EventTaskStateEntered, sfnapi.EventTaskScheduled, sfnapi.EventTaskStarted,
+			sfnapi.EventTaskSubmitted, sfnapi.EventTaskSucceeded, sfnapi.EventTaskStateExited, sfnapi.EventExecutionSucceeded}
 		events := history(t, em, arn)
 		if got := eventTypes(events); !slices.Equal(got, want) {
 			t.Errorf("history: got %v, want %v", got, want)
@@ -119,7 +121,7 @@ func TestWaitForTaskToken(t *testing.T) {
 			t.Fatalf("got %s %s, want FAILED States.Timeout", done.Status, deref(done.Error))
 		}
 		events := history(t, em, started.ExecutionArn)
-		if last := events[len(events)-2]; last.Type != EventTaskTimedOut || last.TaskTimedOutEventDetails.Error != "States.Timeout" {
+		if last := events[len(events)-2]; last.Type != sfnapi.EventTaskTimedOut || last.TaskTimedOutEventDetails.Error != "States.Timeout" {
 			t.Errorf("got %s before the end, want TaskTimedOut with States.Timeout", last.Type)
 		}
 		if err := em.SendTaskSuccess(ctx, token, `{}`); !errors.Is(err, ErrTaskTimedOut) {

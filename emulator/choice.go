@@ -7,15 +7,16 @@ import (
 	"unicode/utf16"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
 )
 
 // choiceRule is a compiled Choice rule: a comparison or a boolean combination of rules.
 type choiceRule struct {
-	variable  *jsonPath
+	variable  *jsonpath.Path
 	op        asl.Operator
 	base      string // the operator without its "Path" suffix
 	value     any
-	valuePath *jsonPath
+	valuePath *jsonpath.Path
 	pattern   []globPart // StringMatches
 	and, or   []*choiceRule
 	not       *choiceRule
@@ -101,12 +102,12 @@ func (r *runner) evaluateRule(s *stateRun, rule *choiceRule, input any) (bool, e
 		ok, err := r.evaluateRule(s, rule.not, input)
 		return !ok, err
 	}
-	lookup := func(p *jsonPath) (any, bool) {
+	lookup := func(p *jsonpath.Path) (any, bool) {
 		var ctxObj any
-		if p.context {
+		if p.Context {
 			ctxObj = r.contextObject(s)
 		}
-		return p.get(input, ctxObj)
+		return p.Get(input, ctxObj)
 	}
 	v, present := lookup(rule.variable)
 	if rule.op == "IsPresent" {
@@ -129,8 +130,8 @@ func (r *runner) evaluateRule(s *stateRun, rule *choiceRule, input any) (bool, e
 }
 
 // invalidConditionPath is the States.Runtime failure of a rule whose path selects nothing.
-func invalidConditionPath(s *stateRun, p *jsonPath) error {
-	return s.runtimeError(fmt.Sprintf("Invalid path '%s': The choice state's condition path references an invalid value.", p.text))
+func invalidConditionPath(s *stateRun, p *jsonpath.Path) error {
+	return s.runtimeError(fmt.Sprintf("Invalid path '%s': The choice state's condition path references an invalid value.", p.Text))
 }
 
 // isType evaluates the Is* operators but IsPresent.

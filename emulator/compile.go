@@ -3,12 +3,13 @@ package emulator
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/intrinsic"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // graph is a compiled graph: a machine's body, a Parallel branch or a Map processor.
@@ -26,6 +27,7 @@ type node struct {
 
 	inputPath, outputPath, resultPath *optionalPath
 	parameters, resultSelector        *payloadTemplate
+	result                            any    // a Pass state's Result, in document order
 	next                              string // empty at an end state
 
 	retry []*asl.Retrier
@@ -43,7 +45,7 @@ type node struct {
 // optionalPath is a path field that may be absent (nil *optionalPath: "$"), null, or a path.
 type optionalPath struct {
 	null bool
-	path *jsonPath
+	path *jsonpath.Path
 }
 
 // catcher is a compiled Catch element.
@@ -56,7 +58,7 @@ type catcher struct {
 // stringOrExpr is a Fail field that is a literal, a path or an intrinsic function call.
 type stringOrExpr struct {
 	literal   string
-	path      *jsonPath
+	path      *jsonpath.Path
 	intrinsic *intrinsic.Expr
 }
 
@@ -69,8 +71,8 @@ type failSpec struct {
 type waitSpec struct {
 	seconds       *int
 	timestamp     *time.Time
-	secondsPath   *jsonPath
-	timestampPath *jsonPath
+	secondsPath   *jsonpath.Path
+	timestampPath *jsonpath.Path
 }
 
 // mapSpec is a compiled inline Map state.
@@ -79,10 +81,12 @@ type mapSpec struct {
 	itemSelector       *payloadTemplate
 	processor          *graph
 	maxConcurrency     int
-	maxConcurrencyPath *jsonPath
+	maxConcurrencyPath *jsonpath.Path
 }
 
-// compiler turns a parsed definition into graphs, collecting every problem it finds.
+// compiler turns a parsed definition into graphs, collecting every problem it finds. Beside the
+// asl model it walks the definition decoded as the interpreter's values (the raw arguments,
+// nil when absent), from which payload templates and Pass results take their member order.
 type compiler struct {
 	em  *Emulator
 	err error
@@ -92,12 +96,31 @@ func (c *compiler) fail(kind error, state, field, problem string) {
 	c.err = errors.Join(c.err, &asl.DefinitionError{State: state, Field: field, Problem: problem, Kind: kind})
 }
 
-func (c *compiler) graph(scope string, g *asl.Graph) *graph {
+func (c *compiler) graph(scope string, g *asl.Graph, raw any) *graph {
 	out := &graph{startAt: g.StartAt, states: make(map[string]*node, len(g.States))}
+	rawStates := member(raw, "States")
 	for _, ns := range g.States {
-		out.states[ns.Name] = c.node(joinScope(scope, ns.Name), ns.Name, ns.State)
+		out.states[ns.Name] = c.node(joinScope(scope, ns.Name), ns.Name, ns.State, member(rawStates, ns.Name))
 	}
 	return out
+}
+
+// member returns a member of a raw definition object, nil when absent.
+func member(raw any, name string) any {
+	if o, ok := raw.(*jsonvalue.Object); ok {
+		v, _ := o.ValueForKey(name)
+		return v
+	}
+	return nil
+}
+
+// rawField returns the value of a definition field in the interpreter's model: the raw member,
+// which keeps the document's member order, when there is one, else the model's value.
+func rawField(raw any, field string, modelValue any) any {
+	if v := member(raw, field); v != nil {
+		return v
+	}
+	return jsonvalue.FromGeneric(modelValue)
 }
 
 func joinScope(scope, name string) string {
@@ -107,7 +130,7 @@ func joinScope(scope, name string) string {
 	return scope + "/" + name
 }
 
-func (c *compiler) node(scope, name string, s asl.State) *node {
+func (c *compiler) node(scope, name string, s asl.State, raw any) *node {
 	n := &node{name: name, typ: string(s.Type()), state: s}
 	base := s.Base()
 	n.inputPath = c.optionalPath(scope, "InputPath", base.InputPath)
@@ -115,12 +138,15 @@ func (c *compiler) node(scope, name string, s asl.State) *node {
 	switch x := s.(type) {
 	case *asl.Pass:
 		n.next = x.Next
-		n.parameters = c.template(scope, "Parameters", x.Parameters)
+		if x.Result != nil {
+			n.result = rawField(raw, "Result", x.Result)
+		}
+		n.parameters = c.template(scope, "Parameters", rawField(raw, "Parameters", x.Parameters))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
 	case *asl.Task:
 		n.next = x.Next
-		n.parameters = c.template(scope, "Parameters", x.Parameters)
-		n.resultSelector = c.template(scope, "ResultSelector", x.ResultSelector)
+		n.parameters = c.template(scope, "Parameters", rawField(raw, "Parameters", x.Parameters))
+		n.resultSelector = c.template(scope, "ResultSelector", rawField(raw, "ResultSelector", x.ResultSelector))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
 		n.task = c.task(scope, x)
 		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
@@ -140,25 +166,30 @@ func (c *compiler) node(scope, name string, s asl.State) *node {
 		}
 	case *asl.Parallel:
 		n.next = x.Next
-		n.parameters = c.template(scope, "Parameters", x.Parameters)
-		n.resultSelector = c.template(scope, "ResultSelector", x.ResultSelector)
+		n.parameters = c.template(scope, "Parameters", rawField(raw, "Parameters", x.Parameters))
+		n.resultSelector = c.template(scope, "ResultSelector", rawField(raw, "ResultSelector", x.ResultSelector))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
+		rawBranches, _ := member(raw, "Branches").([]any)
 		for i, b := range x.Branches {
-			n.branches = append(n.branches, c.graph(fmt.Sprintf("%s/Branches[%d]", scope, i), b))
+			var rawBranch any
+			if i < len(rawBranches) {
+				rawBranch = rawBranches[i]
+			}
+			n.branches = append(n.branches, c.graph(fmt.Sprintf("%s/Branches[%d]", scope, i), b, rawBranch))
 		}
 		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
 	case *asl.Map:
 		n.next = x.Next
-		n.mapSpec = c.mapState(scope, x)
-		n.resultSelector = c.template(scope, "ResultSelector", x.ResultSelector)
+		n.mapSpec = c.mapState(scope, x, raw)
+		n.resultSelector = c.template(scope, "ResultSelector", rawField(raw, "ResultSelector", x.ResultSelector))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
 		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
 	}
 	return n
 }
 
-func (c *compiler) path(scope, field, text string) *jsonPath {
-	p, err := compilePath(text)
+func (c *compiler) path(scope, field, text string) *jsonpath.Path {
+	p, err := jsonpath.Compile(text)
 	if err != nil {
 		c.fail(asl.ErrInvalidDefinition, scope, field, err.Error())
 		return nil
@@ -179,7 +210,7 @@ func (c *compiler) optionalPath(scope, field string, p *asl.Path) *optionalPath 
 // resultPath compiles a ResultPath, which must be a definite path into the state's data.
 func (c *compiler) resultPath(scope, field string, p *asl.Path) *optionalPath {
 	op := c.optionalPath(scope, field, p)
-	if op != nil && op.path != nil && (!op.path.definite || op.path.context) {
+	if op != nil && op.path != nil && (!op.path.Definite() || op.path.Context) {
 		c.fail(asl.ErrInvalidDefinition, scope, field, fmt.Sprintf("must be a reference path (names and indexes into $), got %q", p.Value))
 	}
 	return op
@@ -242,7 +273,7 @@ func (c *compiler) wait(scope string, w *asl.Wait) *waitSpec {
 	return ws
 }
 
-func (c *compiler) mapState(scope string, m *asl.Map) *mapSpec {
+func (c *compiler) mapState(scope string, m *asl.Map, raw any) *mapSpec {
 	unsupported := func(field string, set bool) {
 		if set {
 			c.fail(asl.ErrUnsupported, scope, field, "the distributed Map state is not supported by the emulator (inline Map only)")
@@ -263,7 +294,7 @@ func (c *compiler) mapState(scope string, m *asl.Map) *mapSpec {
 	if selector == nil {
 		selector, field = m.Parameters, "Parameters"
 	}
-	ms.itemSelector = c.template(scope, field, selector)
+	ms.itemSelector = c.template(scope, field, rawField(raw, field, selector))
 	if m.MaxConcurrency != nil {
 		ms.maxConcurrency = *m.MaxConcurrency
 	}
@@ -271,19 +302,13 @@ func (c *compiler) mapState(scope string, m *asl.Map) *mapSpec {
 		ms.maxConcurrencyPath = c.path(scope, "MaxConcurrencyPath", m.MaxConcurrencyPath)
 	}
 	if proc != nil {
-		ms.processor = c.graph(scope+"/ItemProcessor", &proc.Graph)
+		rawProc := member(raw, "ItemProcessor")
+		if rawProc == nil {
+			rawProc = member(raw, "Iterator")
+		}
+		ms.processor = c.graph(scope+"/ItemProcessor", &proc.Graph, rawProc)
 	}
 	return ms
-}
-
-// sortedKeys returns the keys of an object in sorted order.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // parseTimestamp parses a timestamp as the States Language defines it: RFC 3339 with an

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // TestCrashAfterState: CrashAfter kills the execution after "Acquire" exits and before "Work"
@@ -27,7 +29,7 @@ func TestCrashAfterState(t *testing.T) {
 	if got := enteredStates(events); !slices.Equal(got, []string{"Acquire"}) {
 		t.Errorf("states entered: %v, want [Acquire] only", got)
 	}
-	if last := events[len(events)-2]; last.Type != EventPassStateExited {
+	if last := events[len(events)-2]; last.Type != sfnapi.EventPassStateExited {
 		t.Errorf("the event before the abort is %s, want the Acquire's exit", last.Type)
 	}
 	if changes := rec.await(t, 2); changes[1].Status != StatusAborted {

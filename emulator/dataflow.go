@@ -5,6 +5,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/intrinsic"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // The input and output processing of a state, in AWS's order: InputPath, Parameters (or
@@ -25,13 +26,13 @@ func (r *runner) selectPath(s *stateRun, p *optionalPath, value any) (any, error
 	case p == nil:
 		return value, nil
 	case p.null:
-		return map[string]any{}, nil
+		return jsonvalue.NewObject(0), nil
 	}
 	var ctxObj any
-	if p.path.context {
+	if p.path.Context {
 		ctxObj = r.contextObject(s)
 	}
-	v, ok := p.path.get(value, ctxObj)
+	v, ok := p.path.Get(value, ctxObj)
 	if !ok {
 		return nil, s.invalidPathError(p.path)
 	}
@@ -70,13 +71,13 @@ func (r *runner) applyResultPath(s *stateRun, p *optionalPath, rawInput, result 
 		return result, nil
 	case p.null:
 		return rawInput, nil
-	case p.path.isRoot():
+	case p.path.IsRoot():
 		return result, nil
 	}
-	out, err := p.path.set(rawInput, result)
+	out, err := p.path.Set(rawInput, result)
 	if err != nil {
 		return nil, &failure{name: asl.ErrorResultPathMatchFail,
-			cause: fmt.Sprintf("Unable to apply ResultPath '%s' to input '%s'", p.path.text, encodeJSON(rawInput))}
+			cause: fmt.Sprintf("Unable to apply ResultPath '%s' to input '%s'", p.path.Text, encodeJSON(rawInput))}
 	}
 	return out, nil
 }

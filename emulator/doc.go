@@ -18,7 +18,9 @@
 // Where AWS's recorded behaviour and its documentation differ, the emulator follows the
 // recordings: a missed heartbeat fails the task with States.Timeout (which a retrier or catcher
 // naming States.HeartbeatTimeout also matches), a path in Parameters that selects nothing is
-// States.Runtime, and a Parallel state that succeeds records no ParallelStateSucceeded event.
+// States.Runtime. A Parallel state that succeeds records ParallelStateSucceeded before
+// ParallelStateExited, as AWS does, although the recorded cases leave it out: the tool that
+// recorded them drops that event (its id is missing from the recorded history).
 // StopExecution records ExecutionAborted without the *StateAborted events of the states it
 // interrupts.
 //

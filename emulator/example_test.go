@@ -54,6 +54,6 @@ func Example() {
 		}
 	}
 	// Output:
-	// SUCCEEDED {"greeting":"Hello, World!","who":"World"}
+	// SUCCEEDED {"who":"World","greeting":"Hello, World!"}
 	// FAILED Greeting.NoName nobody to greet
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // Redrive limits of AWS.
@@ -69,7 +70,7 @@ type terminal struct {
 // emit appends an event of a flow at the flow's virtual time, after prev, the flow's previous
 // event, and returns its id. It returns false when the history is sealed or the event would pass
 // the history cap, in which case the execution fails as AWS makes it.
-func (ex *execution) emit(prev int64, at time.Time, typ EventType, fill func(*HistoryEvent)) (int64, bool) {
+func (ex *execution) emit(prev int64, at time.Time, typ sfnapi.HistoryEventType, fill func(*HistoryEvent)) (int64, bool) {
 	ex.mu.Lock()
 	if ex.sealed {
 		ex.mu.Unlock()
@@ -91,11 +92,11 @@ func (ex *execution) emit(prev int64, at time.Time, typ EventType, fill func(*Hi
 }
 
 // appendLocked appends an event; ex.mu must be held.
-func (ex *execution) appendLocked(prev int64, at time.Time, typ EventType, fill func(*HistoryEvent)) int64 {
+func (ex *execution) appendLocked(prev int64, at time.Time, typ sfnapi.HistoryEventType, fill func(*HistoryEvent)) int64 {
 	ev := HistoryEvent{
 		ID:              int64(len(ex.events)) + 1,
 		PreviousEventID: prev,
-		Timestamp:       at,
+		Timestamp:       sfnapi.NewTimestamp(at),
 		Type:            typ,
 	}
 	if fill != nil {
@@ -108,13 +109,6 @@ func (ex *execution) appendLocked(prev int64, at time.Time, typ EventType, fill 
 // now returns the virtual time of the current run's main flow.
 func (ex *execution) now() time.Time { return ex.run.tl.now() }
 
-// lastEventID returns the id of the latest event.
-func (ex *execution) lastEventID() int64 {
-	ex.mu.Lock()
-	defer ex.mu.Unlock()
-	return int64(len(ex.events))
-}
-
 // finish ends the current run with a terminal status, unless it has already ended: it records
 // the terminal event, seals the history, stops every flow of the run and notifies listeners.
 func (ex *execution) finish(t terminal) bool {
@@ -126,19 +120,19 @@ func (ex *execution) finish(t terminal) bool {
 	ex.status = t.status
 	ex.stopDate = ex.now()
 	prev := int64(len(ex.events))
-	if last := ex.events[prev-1].Timestamp; last.After(ex.stopDate) {
+	if last := ex.events[prev-1].Timestamp.Time; last.After(ex.stopDate) {
 		ex.stopDate = last // a branch's virtual time may be ahead of the main flow's
 	}
 	switch t.status {
 	case StatusSucceeded:
 		out := t.output
 		ex.output = &out
-		ex.appendLocked(prev, ex.stopDate, EventExecutionSucceeded, func(e *HistoryEvent) {
-			e.ExecutionSucceededEventDetails = &ExecutionSucceededEventDetails{Output: out, OutputDetails: untruncated()}
+		ex.appendLocked(prev, ex.stopDate, sfnapi.EventExecutionSucceeded, func(e *HistoryEvent) {
+			e.ExecutionSucceededEventDetails = &sfnapi.OutputEventDetails{Output: out, OutputDetails: untruncated()}
 		})
 	default:
 		ex.errName, ex.cause = optional(t.errName), optional(t.cause)
-		details := &ErrorEventDetails{Error: t.errName, Cause: t.cause}
+		details := &sfnapi.FailureEventDetails{Error: t.errName, Cause: t.cause}
 		ex.appendLocked(prev, ex.stopDate, terminalEvent[t.status], func(e *HistoryEvent) {
 			switch t.status {
 			case StatusFailed:
@@ -172,10 +166,10 @@ func (ex *execution) finish(t terminal) bool {
 }
 
 // terminalEvent gives the history event of each terminal status but SUCCEEDED.
-var terminalEvent = map[ExecutionStatus]EventType{
-	StatusFailed:   EventExecutionFailed,
-	StatusTimedOut: EventExecutionTimedOut,
-	StatusAborted:  EventExecutionAborted,
+var terminalEvent = map[ExecutionStatus]sfnapi.HistoryEventType{
+	StatusFailed:   sfnapi.EventExecutionFailed,
+	StatusTimedOut: sfnapi.EventExecutionTimedOut,
+	StatusAborted:  sfnapi.EventExecutionAborted,
 }
 
 // optional returns a pointer to s, or nil for an empty string.
@@ -227,7 +221,7 @@ func (ex *execution) startRunLocked(resume *checkpoint) {
 	tl := ex.em.clock.newTimeline()
 	if n := len(ex.events); n > 0 {
 		// At scale 0 the previous run may have slept past the clock: time never goes back.
-		tl.join(ex.events[n-1].Timestamp)
+		tl.join(ex.events[n-1].Timestamp.Time)
 	}
 	run := &executionRun{ctx: tl.with(ctx), cancel: cancel, tl: tl, done: make(chan struct{})}
 	if ts := ex.sm.model.TimeoutSeconds; ts != nil {

@@ -38,11 +38,11 @@ func (r *runner) failField(s *stateRun, field string, f *stringOrExpr, input any
 		}
 	case f.path != nil:
 		var ctxObj any
-		if f.path.context {
+		if f.path.Context {
 			ctxObj = r.contextObject(s)
 		}
 		var ok bool
-		if v, ok = f.path.get(input, ctxObj); !ok {
+		if v, ok = f.path.Get(input, ctxObj); !ok {
 			return "", s.invalidPathError(f.path)
 		}
 	default:
@@ -60,5 +60,5 @@ func describeExpr(f *stringOrExpr) string {
 	if f.intrinsic != nil {
 		return f.intrinsic.String()
 	}
-	return f.path.text
+	return f.path.Text
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // failure is an error raised by a state: what Retry and Catch match, and what fails the execution
@@ -49,8 +51,8 @@ func (f *failure) matches(names []string) bool {
 }
 
 // errorOutput is the value a catcher passes on: {"Error": ..., "Cause": ...}.
-func (f *failure) errorOutput() map[string]any {
-	return map[string]any{"Error": f.name, "Cause": f.cause}
+func (f *failure) errorOutput() *jsonvalue.Object {
+	return jsonvalue.Of("Error", f.name, "Cause", f.cause)
 }
 
 // interruption ends a flow that was stopped from outside: StopExecution, an execution timeout,
@@ -90,6 +92,6 @@ func (s *stateRun) runtimeError(msg string) error {
 
 // invalidPathError is the States.Runtime failure of an InputPath, OutputPath or ItemsPath that
 // selects nothing.
-func (s *stateRun) invalidPathError(p *jsonPath) error {
-	return s.runtimeError(fmt.Sprintf("Invalid path '%s' : No results for path: %s", p.text, p.normalized()))
+func (s *stateRun) invalidPathError(p *jsonpath.Path) error {
+	return s.runtimeError(fmt.Sprintf("Invalid path '%s' : No results for path: %s", p.Text, p.Normalized()))
 }

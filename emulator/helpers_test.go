@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // testStart is the virtual start time of the tests' clocks.
@@ -74,8 +76,8 @@ func history(t testing.TB, em *Emulator, executionArn string) []HistoryEvent {
 }
 
 // eventTypes lists the types of events.
-func eventTypes(events []HistoryEvent) []EventType {
-	out := make([]EventType, len(events))
+func eventTypes(events []HistoryEvent) []sfnapi.HistoryEventType {
+	out := make([]sfnapi.HistoryEventType, len(events))
 	for i, e := range events {
 		out[i] = e.Type
 	}

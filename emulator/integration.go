@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
 )
 
 // Pattern is a service integration pattern, chosen by the suffix of a Task's Resource.
@@ -47,7 +48,7 @@ type TaskCall struct {
 	// Pattern is the integration pattern the suffix selected.
 	Pattern Pattern
 	// Parameters is the effective payload: the evaluated Parameters, or the state's effective
-	// input when the state has none.
+	// input when the state has none, in asl's generic representation (map[string]any objects).
 	Parameters any
 	// TaskToken is the token of a PatternWaitForTaskToken task (also in Parameters when the
 	// definition passes $$.Task.Token); empty otherwise.
@@ -108,8 +109,8 @@ type taskSpec struct {
 	resourceType  string // for history events, e.g. "lambda" or "aws-sdk:sfn"
 	resourceName  string // for history events, e.g. "invoke.waitForTaskToken"
 	lambdaARN     bool   // a Lambda function ARN: LambdaFunction* history events
-	timeoutPath   *jsonPath
-	heartbeatPath *jsonPath
+	timeoutPath   *jsonpath.Path
+	heartbeatPath *jsonpath.Path
 }
 
 // splitPattern separates a resource from its integration-pattern suffix.

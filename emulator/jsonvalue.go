@@ -7,14 +7,14 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // MaxPayloadBytes is the largest state input, state output or execution input Step Functions
 // accepts: 256 KiB of UTF-8 JSON.
 const MaxPayloadBytes = 256 * 1024
 
-// encodeJSON renders a JSON value compactly, with object keys sorted and without escaping HTML
+// encodeJSON renders a JSON value compactly, objects in their member order, without escaping HTML
 // characters, as Step Functions shows payloads.
 func encodeJSON(v any) string {
 	var buf bytes.Buffer
@@ -27,9 +27,9 @@ func encodeJSON(v any) string {
 	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
-// normalizeValue turns any Go value an integration returns into the generic JSON representation
-// (map[string]any, []any, string, bool, nil, int64, float64) through a JSON round trip, so that
-// the interpreter never shares mutable data with an integration.
+// normalizeValue turns any Go value an integration returns into the interpreter's JSON value
+// model (package jsonvalue) through a JSON round trip, so that the interpreter never shares
+// mutable data with an integration. Objects keep the member order the value marshals with.
 func normalizeValue(v any) (any, error) {
 	switch v.(type) {
 	case nil, string, bool, int64, float64:
@@ -41,27 +41,7 @@ func normalizeValue(v any) (any, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("the result is not JSON: %w", err)
 	}
-	return asl.DecodeValue(buf.Bytes())
-}
-
-// deepCopy returns a copy of a generic JSON value that shares no map or slice with it.
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = deepCopy(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = deepCopy(e)
-		}
-		return out
-	default:
-		return v
-	}
+	return jsonvalue.Decode(buf.Bytes())
 }
 
 // toFloat returns a JSON number as float64.

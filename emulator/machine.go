@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // Types of state machines.
@@ -68,7 +69,8 @@ func (em *Emulator) CreateStateMachine(name, definition string, opts StateMachin
 	var root *graph
 	if err == nil {
 		c := &compiler{em: em}
-		root = c.graph("", model.Graph())
+		raw, _ := jsonvalue.Decode([]byte(definition)) // valid JSON: asl.Parse read it
+		root = c.graph("", model.Graph(), raw)
 		err = c.err
 	}
 	if err != nil {

@@ -3,6 +3,8 @@ package emulator
 import (
 	"errors"
 	"fmt"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // maxInlineConcurrency is how many iterations of an inline Map run at once when MaxConcurrency
@@ -29,8 +31,8 @@ func (r *runner) mapState(s *stateRun, input any, resume []*branchCheckpoint) (a
 		limit = maxInlineConcurrency
 	}
 	return r.withRetry(s, input, func() (any, error) {
-		startedID, ok := r.emit(EventMapStateStarted, func(e *HistoryEvent) {
-			e.MapStateStartedEventDetails = &MapStateStartedEventDetails{Length: len(items)}
+		startedID, ok := r.emit(sfnapi.EventMapStateStarted, func(e *HistoryEvent) {
+			e.MapStateStartedEventDetails = &sfnapi.MapStateStartedEventDetails{Length: int32(len(items))}
 		})
 		if !ok {
 			return nil, r.interrupted()
@@ -45,7 +47,7 @@ func (r *runner) mapState(s *stateRun, input any, resume []*branchCheckpoint) (a
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := r.emit(EventMapStateSucceeded, nil); !ok {
+		if _, ok := r.emit(sfnapi.EventMapStateSucceeded, nil); !ok {
 			return nil, r.interrupted()
 		}
 		selected, err := r.applyResultSelector(s, outputs)
@@ -53,13 +55,15 @@ func (r *runner) mapState(s *stateRun, input any, resume []*branchCheckpoint) (a
 			return nil, err
 		}
 		return r.finishResult(s, input, selected)
-	}, func() { r.emit(EventMapStateFailed, nil) })
+	}, func() { r.emit(sfnapi.EventMapStateFailed, nil) })
 }
 
 // iteration runs one iteration of a Map state; r is the iteration's own runner.
 func (r *runner) iteration(s *stateRun, ms *mapSpec, effective, item any, index int, from *checkpoint) (any, error) {
-	details := func() *MapIterationEventDetails { return &MapIterationEventDetails{Name: s.node.name, Index: index} }
-	if _, ok := r.emit(EventMapIterationStarted, func(e *HistoryEvent) {
+	details := func() *sfnapi.MapIterationEventDetails {
+		return &sfnapi.MapIterationEventDetails{Name: s.node.name, Index: int32(index)}
+	}
+	if _, ok := r.emit(sfnapi.EventMapIterationStarted, func(e *HistoryEvent) {
 		e.MapIterationStartedEventDetails = details()
 	}); !ok {
 		return nil, r.interrupted()
@@ -77,11 +81,11 @@ func (r *runner) iteration(s *stateRun, ms *mapSpec, effective, item any, index 
 	var f *failure
 	switch {
 	case err == nil:
-		r.emit(EventMapIterationSucceeded, func(e *HistoryEvent) { e.MapIterationSucceededEventDetails = details() })
+		r.emit(sfnapi.EventMapIterationSucceeded, func(e *HistoryEvent) { e.MapIterationSucceededEventDetails = details() })
 	case errors.As(err, &f):
-		r.emit(EventMapIterationFailed, func(e *HistoryEvent) { e.MapIterationFailedEventDetails = details() })
+		r.emit(sfnapi.EventMapIterationFailed, func(e *HistoryEvent) { e.MapIterationFailedEventDetails = details() })
 	default:
-		r.emit(EventMapIterationAborted, func(e *HistoryEvent) { e.MapIterationAbortedEventDetails = details() })
+		r.emit(sfnapi.EventMapIterationAborted, func(e *HistoryEvent) { e.MapIterationAbortedEventDetails = details() })
 	}
 	return out, err
 }
@@ -97,7 +101,7 @@ func (r *runner) mapItems(s *stateRun, effective any) ([]any, error) {
 	if !ok {
 		path := "$"
 		if ms.itemsPath != nil && ms.itemsPath.path != nil {
-			path = ms.itemsPath.path.text
+			path = ms.itemsPath.path.Text
 		}
 		return nil, s.runtimeError(fmt.Sprintf("Map state input must be an array, but the ItemsPath '%s' references: %s", path, encodeJSON(v)))
 	}
@@ -111,13 +115,13 @@ func (r *runner) maxConcurrency(s *stateRun, effective any) (int, error) {
 	if p == nil {
 		return ms.maxConcurrency, nil
 	}
-	v, ok := p.get(effective, r.contextIfNeeded(s, p))
+	v, ok := p.Get(effective, r.contextIfNeeded(s, p))
 	if !ok {
 		return 0, s.invalidPathError(p)
 	}
 	n, ok := toInteger(v)
 	if !ok || n < 0 {
-		return 0, s.runtimeError(fmt.Sprintf("The MaxConcurrencyPath field refers to value \"%s\" which is not a valid integer: %s", describeValue(v), p.text))
+		return 0, s.runtimeError(fmt.Sprintf("The MaxConcurrencyPath field refers to value \"%s\" which is not a valid integer: %s", describeValue(v), p.Text))
 	}
 	return int(n), nil
 }

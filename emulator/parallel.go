@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // parallel runs a Parallel state: every branch on the same input, concurrently; the result is
@@ -20,7 +22,7 @@ func (r *runner) parallel(s *stateRun, input any, resume []*branchCheckpoint) (a
 		return nil, "", err
 	}
 	return r.withRetry(s, input, func() (any, error) {
-		startedID, ok := r.emit(EventParallelStateStarted, nil)
+		startedID, ok := r.emit(sfnapi.EventParallelStateStarted, nil)
 		if !ok {
 			return nil, r.interrupted()
 		}
@@ -34,12 +36,19 @@ func (r *runner) parallel(s *stateRun, input any, resume []*branchCheckpoint) (a
 		if err != nil {
 			return nil, err
 		}
+		// ParallelStateSucceeded follows the branches' last event but, like the other
+		// *Succeeded events, does not advance the chain: ParallelStateExited also follows the
+		// branches' last event (AWS's recorded test_parallel_state history: Succeeded #18 and
+		// Exited #19 both after #17).
+		if _, ok := r.ex.emit(r.prev, r.tl.now(), sfnapi.EventParallelStateSucceeded, nil); !ok {
+			return nil, r.interrupted()
+		}
 		selected, err := r.applyResultSelector(s, outputs)
 		if err != nil {
 			return nil, err
 		}
 		return r.finishResult(s, input, selected)
-	}, func() { r.emit(EventParallelStateFailed, nil) })
+	}, func() { r.emit(sfnapi.EventParallelStateFailed, nil) })
 }
 
 // branchFunc runs branch (or iteration) i on its own runner, resuming from a checkpoint when
@@ -62,6 +71,7 @@ type flowResult struct {
 	err    error
 	ran    bool
 	end    time.Time
+	last   int64 // id of the flow's last event
 }
 
 // runFlows runs the flows concurrently (at most fs.limit at once; 0 means no limit) and returns
@@ -108,7 +118,7 @@ func (r *runner) runFlows(s *stateRun, rawInput any, fs flowSet) ([]any, error) 
 			defer wg.Done()
 			defer func() { <-slots }()
 			out, err := fs.run(br, i, from)
-			results[i] = flowResult{output: out, err: err, ran: true, end: br.tl.now()}
+			results[i] = flowResult{output: out, err: err, ran: true, end: br.tl.now(), last: br.prev}
 			var f *failure
 			if errors.As(err, &f) {
 				once.Do(func() {
@@ -119,9 +129,12 @@ func (r *runner) runFlows(s *stateRun, rawInput any, fs flowSet) ([]any, error) 
 		}(i)
 	}
 	wg.Wait()
-	r.prev = r.ex.lastEventID()
+	// Each flow has its own chain of previousEventId; the state's next event follows the last
+	// event of its own flows, not an event a sibling branch of an enclosing Parallel recorded
+	// meanwhile.
 	outputs := make([]any, fs.n)
 	for i, res := range results {
+		r.prev = max(r.prev, res.last)
 		outputs[i] = res.output
 		if !res.end.IsZero() {
 			r.tl.join(res.end)

@@ -1,7 +1,5 @@
 package emulator
 
-import "github.com/turnstile-sfn/turnstile/asl"
-
 // pass runs a Pass state: its result is Result when set, else the evaluated Parameters, else
 // the effective input.
 func (r *runner) pass(s *stateRun, input any) (any, error) {
@@ -9,11 +7,11 @@ func (r *runner) pass(s *stateRun, input any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var result any
-	if p := s.node.state.(*asl.Pass); p.Result != nil {
-		result = p.Result
-	} else if result, err = r.applyParameters(s, effective); err != nil {
-		return nil, err
+	result := s.node.result
+	if result == nil {
+		if result, err = r.applyParameters(s, effective); err != nil {
+			return nil, err
+		}
 	}
 	return r.finishResult(s, input, result)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // checkpoint is where a redrive resumes a graph: the state that did not complete, with the raw
@@ -82,8 +84,8 @@ func (em *Emulator) RedriveExecution(ctx context.Context, executionArn string) (
 	ex.startRunLocked(resume)
 	started = true
 	ex.redriveDate = ex.run.tl.now()
-	ex.appendLocked(int64(len(ex.events)), ex.redriveDate, EventExecutionRedriven, func(e *HistoryEvent) {
-		e.ExecutionRedrivenEventDetails = &ExecutionRedrivenEventDetails{RedriveCount: ex.redriveCount}
+	ex.appendLocked(int64(len(ex.events)), ex.redriveDate, sfnapi.EventExecutionRedriven, func(e *HistoryEvent) {
+		e.ExecutionRedrivenEventDetails = &sfnapi.ExecutionRedrivenEventDetails{RedriveCount: int32(ex.redriveCount)}
 	})
 	// Publishing under ex.mu keeps the changes of one execution in order: its run cannot end
 	// (and publish) before this RUNNING change is queued.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 func TestRedriveResumesAtTheFailedState(t *testing.T) {
@@ -48,8 +50,8 @@ func TestRedriveResumesAtTheFailedState(t *testing.T) {
 		t.Errorf("redrive count and date: got %d %v, want 1 %v", done.RedriveCount, done.RedriveDate, date)
 	}
 	events := history(t, em, first.ExecutionArn)
-	i := slices.IndexFunc(events, func(e HistoryEvent) bool { return e.Type == EventExecutionRedriven })
-	if i < 0 || events[i-1].Type != EventExecutionFailed || events[i].ExecutionRedrivenEventDetails.RedriveCount != 1 {
+	i := slices.IndexFunc(events, func(e HistoryEvent) bool { return e.Type == sfnapi.EventExecutionRedriven })
+	if i < 0 || events[i-1].Type != sfnapi.EventExecutionFailed || events[i].ExecutionRedrivenEventDetails.RedriveCount != 1 {
 		t.Fatalf("history: got %v, want ExecutionFailed then ExecutionRedriven", eventTypes(events))
 	}
 	if after := enteredStates(events[i:]); !slices.Equal(after, []string{"Flaky", "Finish"}) {
@@ -177,7 +179,7 @@ func TestRedriveAbortedAndTimedOut(t *testing.T) {
 		}
 		done, _ := em.Wait(ctx, first.ExecutionArn)
 		events := history(t, em, first.ExecutionArn)
-		i := slices.IndexFunc(events, func(e HistoryEvent) bool { return e.Type == EventExecutionRedriven })
+		i := slices.IndexFunc(events, func(e HistoryEvent) bool { return e.Type == sfnapi.EventExecutionRedriven })
 		if done.Status != StatusSucceeded || !slices.Equal(enteredStates(events[i:]), []string{"Long", "Done"}) {
 			t.Fatalf("got %s through %v, want SUCCEEDED through [Long Done]", done.Status, enteredStates(events[i:]))
 		}

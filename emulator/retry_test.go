@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 func TestRetryDelay(t *testing.T) {
@@ -61,9 +62,9 @@ func retryGaps(events []HistoryEvent) []time.Duration {
 	var failedAt time.Time
 	for _, e := range events {
 		switch e.Type {
-		case EventTaskFailed, EventTaskTimedOut, EventLambdaFunctionFailed:
-			failedAt = e.Timestamp
-		case EventTaskScheduled, EventLambdaFunctionScheduled:
+		case sfnapi.EventTaskFailed, sfnapi.EventTaskTimedOut, sfnapi.EventLambdaFunctionFailed:
+			failedAt = e.Timestamp.Time
+		case sfnapi.EventTaskScheduled, sfnapi.EventLambdaFunctionScheduled:
 			if !failedAt.IsZero() {
 				gaps = append(gaps, e.Timestamp.Sub(failedAt))
 			}

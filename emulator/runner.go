@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // runner interprets one sequential flow of an execution: the main path, a Parallel branch or a
@@ -81,7 +83,7 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 	}
 	inputJSON := encodeJSON(input)
 	id, ok := r.emit(enteredEvent[n.typ], func(e *HistoryEvent) {
-		e.StateEnteredEventDetails = &StateEnteredEventDetails{Name: n.name, Input: inputJSON, InputDetails: untruncated()}
+		e.StateEnteredEventDetails = &sfnapi.StateEnteredEventDetails{Name: n.name, Input: inputJSON, InputDetails: untruncated()}
 	})
 	if !ok {
 		return nil, "", r.interrupted()
@@ -121,7 +123,7 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 			cause: fmt.Sprintf("The state/task '%s' returned a result with a size exceeding the maximum number of bytes service limit.", n.name)}
 	}
 	if _, ok := r.emit(exitedEvent[n.typ], func(e *HistoryEvent) {
-		e.StateExitedEventDetails = &StateExitedEventDetails{Name: n.name, Output: outputJSON, OutputDetails: untruncated()}
+		e.StateExitedEventDetails = &sfnapi.StateExitedEventDetails{Name: n.name, Output: outputJSON, OutputDetails: untruncated()}
 	}); !ok {
 		return nil, "", r.interrupted()
 	}
@@ -129,7 +131,7 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 }
 
 // emit records an event of this flow.
-func (r *runner) emit(typ EventType, fill func(*HistoryEvent)) (int64, bool) {
+func (r *runner) emit(typ sfnapi.HistoryEventType, fill func(*HistoryEvent)) (int64, bool) {
 	id, ok := r.ex.emit(r.prev, r.tl.now(), typ, fill)
 	if ok {
 		r.prev = id
@@ -202,36 +204,37 @@ func (r *runner) fork(ctx context.Context, key string, prev int64) *runner {
 }
 
 // contextObject returns the context object ($$) of a state visit.
-func (r *runner) contextObject(s *stateRun) map[string]any {
+func (r *runner) contextObject(s *stateRun) *jsonvalue.Object {
 	ex := r.ex
 	ex.mu.Lock()
 	redrives, redriveDate := ex.redriveCount, ex.redriveDate
 	ex.mu.Unlock()
-	execution := map[string]any{
-		"Id":           ex.arn,
-		"Input":        ex.input,
-		"Name":         ex.name,
-		"RoleArn":      ex.sm.roleArn,
-		"StartTime":    formatTime(ex.startDate),
-		"RedriveCount": int64(redrives),
-	}
+	// Members in the order the Developer Guide's "Context object fields" list them.
+	execution := jsonvalue.Of(
+		"Id", ex.arn,
+		"Input", ex.input,
+		"Name", ex.name,
+		"RoleArn", ex.sm.roleArn,
+		"StartTime", formatTime(ex.startDate),
+		"RedriveCount", int64(redrives),
+	)
 	if redrives > 0 {
-		execution["RedriveTime"] = formatTime(redriveDate)
+		execution.SetValueForKey("RedriveTime", formatTime(redriveDate))
 	}
-	co := map[string]any{
-		"Execution":    execution,
-		"StateMachine": map[string]any{"Id": ex.sm.arn, "Name": ex.sm.name},
-		"State": map[string]any{
-			"Name":        s.node.name,
-			"EnteredTime": formatTime(s.enteredTime),
-			"RetryCount":  int64(s.retryCount),
-		},
-	}
+	co := jsonvalue.Of(
+		"Execution", execution,
+		"State", jsonvalue.Of(
+			"EnteredTime", formatTime(s.enteredTime),
+			"Name", s.node.name,
+			"RetryCount", int64(s.retryCount),
+		),
+		"StateMachine", jsonvalue.Of("Id", ex.sm.arn, "Name", ex.sm.name),
+	)
 	if s.taskToken != "" {
-		co["Task"] = map[string]any{"Token": s.taskToken}
+		co.SetValueForKey("Task", jsonvalue.Of("Token", s.taskToken))
 	}
 	if s.mapItem != nil {
-		co["Map"] = map[string]any{"Item": map[string]any{"Index": int64(s.mapItem.index), "Value": s.mapItem.value}}
+		co.SetValueForKey("Map", jsonvalue.Of("Item", jsonvalue.Of("Index", int64(s.mapItem.index), "Value", s.mapItem.value)))
 	}
 	return co
 }

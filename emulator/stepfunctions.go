@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // Resources of the built-in Step Functions integration.
@@ -156,7 +157,7 @@ func (i *stepFunctionsIntegration) sdkCall(ctx context.Context, action string, p
 func describeOutput(d ExecutionDescription, jsonPayloads bool) map[string]any {
 	payload := func(s string) any {
 		if jsonPayloads {
-			if v, err := asl.DecodeValue([]byte(s)); err == nil {
+			if v, err := jsonvalue.Decode([]byte(s)); err == nil {
 				return v
 			}
 		}

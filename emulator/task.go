@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 // task runs a Task state: attempts (with Retry and Catch) of calling its integration.
@@ -38,20 +41,20 @@ type taskLimits struct {
 func (r *runner) limits(s *stateRun, effective any) (taskLimits, error) {
 	t := s.node.state.(*asl.Task)
 	var l taskLimits
-	resolve := func(field string, static *int, p *jsonPath) (int64, error) {
+	resolve := func(field string, static *int, p *jsonpath.Path) (int64, error) {
 		if static != nil {
 			return int64(*static), nil
 		}
 		if p == nil {
 			return 0, nil
 		}
-		v, ok := p.get(effective, r.contextIfNeeded(s, p))
+		v, ok := p.Get(effective, r.contextIfNeeded(s, p))
 		if !ok {
 			return 0, s.invalidPathError(p)
 		}
 		n, ok := toInteger(v)
 		if !ok || n <= 0 {
-			return 0, s.runtimeError(fmt.Sprintf("The %s field must reference a positive integer: %s == %s", field, p.text, describeValue(v)))
+			return 0, s.runtimeError(fmt.Sprintf("The %s field must reference a positive integer: %s == %s", field, p.Text, describeValue(v)))
 		}
 		return n, nil
 	}
@@ -94,7 +97,7 @@ func (r *runner) taskAttempt(s *stateRun, effective any) (any, error) {
 		defer stop()
 	}
 	call := &TaskCall{
-		Resource: ts.base, Pattern: ts.pattern, Parameters: params, TaskToken: s.taskToken,
+		Resource: ts.base, Pattern: ts.pattern, Parameters: jsonvalue.ToGeneric(params), TaskToken: s.taskToken,
 		ExecutionArn: r.ex.arn, StateMachineArn: r.ex.sm.arn, StateName: s.node.name,
 		Region: r.ex.em.opts.Region, Account: r.ex.em.opts.Account,
 	}
@@ -111,7 +114,7 @@ func (r *runner) taskAttempt(s *stateRun, effective any) (any, error) {
 
 	result, err := ts.integration.Invoke(ctx, call)
 	if err == nil && wait != nil {
-		if !r.emitTaskOutput(ts, EventTaskSubmitted, encodeJSON(result)) {
+		if !r.emitTaskOutput(ts, sfnapi.EventTaskSubmitted, encodeJSON(result)) {
 			return nil, r.interrupted()
 		}
 		result, err = awaitCallback(ctx, wait)
@@ -145,10 +148,10 @@ func (r *runner) taskOutcome(ctx context.Context, s *stateRun, deadline time.Tim
 	switch cause := context.Cause(ctx); {
 	case cause == errHeartbeatLost && !timedOut:
 		f := &failure{name: asl.ErrorTimeout, heartbeat: true}
-		return nil, r.recordTaskFailure(ts, EventTaskTimedOut, f)
+		return nil, r.recordTaskFailure(ts, sfnapi.EventTaskTimedOut, f)
 	case cause == errStateTimeout || timedOut:
 		f := &failure{name: asl.ErrorTimeout}
-		return nil, r.recordTaskFailure(ts, EventTaskTimedOut, f)
+		return nil, r.recordTaskFailure(ts, sfnapi.EventTaskTimedOut, f)
 	}
 	if err != nil {
 		var aslErr *asl.Error
@@ -160,18 +163,18 @@ func (r *runner) taskOutcome(ctx context.Context, s *stateRun, deadline time.Tim
 		default:
 			f = &failure{name: asl.ErrorTaskFailed, cause: err.Error()}
 		}
-		return nil, r.recordTaskFailure(ts, EventTaskFailed, f)
+		return nil, r.recordTaskFailure(ts, sfnapi.EventTaskFailed, f)
 	}
 	value, err := normalizeValue(result)
 	if err != nil {
-		return nil, r.recordTaskFailure(ts, EventTaskFailed, &failure{name: asl.ErrorTaskFailed, cause: err.Error()})
+		return nil, r.recordTaskFailure(ts, sfnapi.EventTaskFailed, &failure{name: asl.ErrorTaskFailed, cause: err.Error()})
 	}
 	text := encodeJSON(value)
 	if len(text) > MaxPayloadBytes {
-		return nil, r.recordTaskFailure(ts, EventTaskFailed, &failure{name: asl.ErrorDataLimitExceeded,
+		return nil, r.recordTaskFailure(ts, sfnapi.EventTaskFailed, &failure{name: asl.ErrorDataLimitExceeded,
 			cause: fmt.Sprintf("The state/task '%s' returned a result with a size exceeding the maximum number of bytes service limit.", ts.label())})
 	}
-	if !r.emitTaskOutput(ts, EventTaskSucceeded, text) {
+	if !r.emitTaskOutput(ts, sfnapi.EventTaskSucceeded, text) {
 		return nil, r.interrupted()
 	}
 	return value, nil
@@ -188,13 +191,13 @@ func (ts *taskSpec) label() string {
 
 // recordTaskFailure records a TaskFailed or TaskTimedOut event (or their Lambda forms) and
 // returns the failure.
-func (r *runner) recordTaskFailure(ts *taskSpec, typ EventType, f *failure) error {
+func (r *runner) recordTaskFailure(ts *taskSpec, typ sfnapi.HistoryEventType, f *failure) error {
 	ok := false
 	if ts.lambdaARN {
-		lambdaType := map[EventType]EventType{EventTaskFailed: EventLambdaFunctionFailed, EventTaskTimedOut: EventLambdaFunctionTimedOut}[typ]
+		lambdaType := map[sfnapi.HistoryEventType]sfnapi.HistoryEventType{sfnapi.EventTaskFailed: sfnapi.EventLambdaFunctionFailed, sfnapi.EventTaskTimedOut: sfnapi.EventLambdaFunctionTimedOut}[typ]
 		_, ok = r.emit(lambdaType, func(e *HistoryEvent) {
-			d := &ErrorEventDetails{Error: f.name, Cause: f.cause}
-			if lambdaType == EventLambdaFunctionFailed {
+			d := &sfnapi.FailureEventDetails{Error: f.name, Cause: f.cause}
+			if lambdaType == sfnapi.EventLambdaFunctionFailed {
 				e.LambdaFunctionFailedEventDetails = d
 			} else {
 				e.LambdaFunctionTimedOutEventDetails = d
@@ -202,8 +205,8 @@ func (r *runner) recordTaskFailure(ts *taskSpec, typ EventType, f *failure) erro
 		})
 	} else {
 		_, ok = r.emit(typ, func(e *HistoryEvent) {
-			d := &TaskErrorEventDetails{ResourceType: ts.resourceType, Resource: ts.resourceName, Error: f.name, Cause: f.cause}
-			if typ == EventTaskFailed {
+			d := &sfnapi.TaskFailureEventDetails{ResourceType: ts.resourceType, Resource: ts.resourceName, Error: f.name, Cause: f.cause}
+			if typ == sfnapi.EventTaskFailed {
 				e.TaskFailedEventDetails = d
 			} else {
 				e.TaskTimedOutEventDetails = d
@@ -219,27 +222,26 @@ func (r *runner) recordTaskFailure(ts *taskSpec, typ EventType, f *failure) erro
 // emitScheduled records TaskScheduled and TaskStarted (or their Lambda forms).
 func (r *runner) emitScheduled(ts *taskSpec, params any, l taskLimits) bool {
 	paramsJSON := encodeJSON(params)
-	timeout := optionalSeconds(l.timeout)
 	if ts.lambdaARN {
-		_, ok := r.emit(EventLambdaFunctionScheduled, func(e *HistoryEvent) {
-			e.LambdaFunctionScheduledEventDetails = &LambdaFunctionScheduledEventDetails{
-				Resource: ts.resource, Input: paramsJSON, InputDetails: untruncated(), TimeoutInSeconds: timeout,
+		_, ok := r.emit(sfnapi.EventLambdaFunctionScheduled, func(e *HistoryEvent) {
+			e.LambdaFunctionScheduledEventDetails = &sfnapi.LambdaFunctionScheduledEventDetails{
+				Resource: ts.resource, Input: paramsJSON, InputDetails: untruncated(), TimeoutInSeconds: l.timeout,
 			}
 		})
 		if ok {
-			_, ok = r.emit(EventLambdaFunctionStarted, nil)
+			_, ok = r.emit(sfnapi.EventLambdaFunctionStarted, nil)
 		}
 		return ok
 	}
-	_, ok := r.emit(EventTaskScheduled, func(e *HistoryEvent) {
-		e.TaskScheduledEventDetails = &TaskScheduledEventDetails{
+	_, ok := r.emit(sfnapi.EventTaskScheduled, func(e *HistoryEvent) {
+		e.TaskScheduledEventDetails = &sfnapi.TaskScheduledEventDetails{
 			ResourceType: ts.resourceType, Resource: ts.resourceName, Region: r.ex.em.opts.Region,
-			Parameters: paramsJSON, TimeoutInSeconds: timeout, HeartbeatInSeconds: optionalSeconds(l.heartbeat),
+			Parameters: paramsJSON, TimeoutInSeconds: l.timeout, HeartbeatInSeconds: l.heartbeat,
 		}
 	})
 	if ok {
-		_, ok = r.emit(EventTaskStarted, func(e *HistoryEvent) {
-			e.TaskStartedEventDetails = &TaskResourceEventDetails{ResourceType: ts.resourceType, Resource: ts.resourceName}
+		_, ok = r.emit(sfnapi.EventTaskStarted, func(e *HistoryEvent) {
+			e.TaskStartedEventDetails = &sfnapi.TaskStartedEventDetails{ResourceType: ts.resourceType, Resource: ts.resourceName}
 		})
 	}
 	return ok
@@ -247,33 +249,26 @@ func (r *runner) emitScheduled(ts *taskSpec, params any, l taskLimits) bool {
 
 // emitTaskOutput records TaskSubmitted or TaskSucceeded (or LambdaFunctionSucceeded) with the
 // output's JSON text.
-func (r *runner) emitTaskOutput(ts *taskSpec, typ EventType, text string) bool {
+func (r *runner) emitTaskOutput(ts *taskSpec, typ sfnapi.HistoryEventType, text string) bool {
 	var ok bool
 	if ts.lambdaARN {
-		if typ == EventTaskSubmitted {
+		if typ == sfnapi.EventTaskSubmitted {
 			return true // Lambda function ARNs have no callback pattern, hence no such event.
 		}
-		_, ok = r.emit(EventLambdaFunctionSucceeded, func(e *HistoryEvent) {
-			e.LambdaFunctionSucceededEventDetails = &ExecutionSucceededEventDetails{Output: text, OutputDetails: untruncated()}
+		_, ok = r.emit(sfnapi.EventLambdaFunctionSucceeded, func(e *HistoryEvent) {
+			e.LambdaFunctionSucceededEventDetails = &sfnapi.OutputEventDetails{Output: text, OutputDetails: untruncated()}
 		})
 		return ok
 	}
 	_, ok = r.emit(typ, func(e *HistoryEvent) {
-		d := &TaskOutputEventDetails{ResourceType: ts.resourceType, Resource: ts.resourceName, Output: text, OutputDetails: untruncated()}
-		if typ == EventTaskSubmitted {
+		d := &sfnapi.TaskOutputEventDetails{ResourceType: ts.resourceType, Resource: ts.resourceName, Output: text, OutputDetails: untruncated()}
+		if typ == sfnapi.EventTaskSubmitted {
 			e.TaskSubmittedEventDetails = d
 		} else {
 			e.TaskSucceededEventDetails = d
 		}
 	})
 	return ok
-}
-
-func optionalSeconds(n int64) *int64 {
-	if n <= 0 {
-		return nil
-	}
-	return &n
 }
 
 // heartbeat is the HeartbeatSeconds countdown of a task attempt.

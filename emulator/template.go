@@ -7,6 +7,8 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/intrinsic"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // payloadTemplate is a compiled payload template (Parameters, ResultSelector, ItemSelector):
@@ -15,7 +17,7 @@ import (
 type payloadTemplate struct {
 	// literal is the whole template when it holds no ".$" field.
 	literal any
-	// fields are the members of an object template, in a fixed (sorted) order.
+	// fields are the members of an object template, in the order AWS renders them.
 	fields []templateField
 	// elems are the elements of an array template.
 	elems    []*payloadTemplate
@@ -28,21 +30,22 @@ type payloadTemplate struct {
 // templateField is one member of an object template.
 type templateField struct {
 	key       string // without ".$"
-	path      *jsonPath
+	path      *jsonpath.Path
 	intrinsic *intrinsic.Expr
 	value     *payloadTemplate
 }
 
-// compileTemplate compiles a payload template; field names the template in errors.
+// compileTemplate compiles a payload template (a value of the interpreter's model, members in
+// document order); field names the template in errors.
 func compileTemplate(field string, t any) (*payloadTemplate, error) {
 	switch x := t.(type) {
-	case map[string]any:
+	case *jsonvalue.Object:
 		if !hasDynamicField(x) {
 			return &payloadTemplate{literal: x}, nil
 		}
 		pt := &payloadTemplate{isObject: true}
-		for _, k := range sortedKeys(x) {
-			e := x[k]
+		for _, k := range x.Keys() {
+			e, _ := x.ValueForKey(k)
 			key, dynamic := strings.CutSuffix(k, ".$")
 			if !dynamic {
 				sub, err := compileTemplate(field+"."+k, e)
@@ -68,15 +71,16 @@ func compileTemplate(field string, t any) (*payloadTemplate, error) {
 				tf.intrinsic = expr
 				pt.usesContext = pt.usesContext || strings.Contains(s, "$$")
 			default:
-				p, err := compilePath(s)
+				p, err := jsonpath.Compile(s)
 				if err != nil {
 					return nil, fmt.Errorf("%s: the value for the field '%s' must be a valid JSONPath or a valid intrinsic function call: %w", field, k, err)
 				}
 				tf.path = p
-				pt.usesContext = pt.usesContext || p.context
+				pt.usesContext = pt.usesContext || p.Context
 			}
 			pt.fields = append(pt.fields, tf)
 		}
+		pt.fields = awsFieldOrder(pt.fields)
 		return pt, nil
 	case []any:
 		if !hasDynamicField(x) {
@@ -97,11 +101,35 @@ func compileTemplate(field string, t any) (*payloadTemplate, error) {
 	}
 }
 
+// awsFieldOrder orders the members of an evaluated object template as Step Functions renders
+// them: the fields written as they are first, in document order, then the "name.$" fields in
+// the order of a Java HashMap (jsonvalue.HashMapOrder). AWS recorded {"Iterations": 3,
+// "Values.$": ...} as {"Iterations":3,"Values":[...]} but {"Iterations.$": ..., "Values.$": ...}
+// as {"Values":[...],"Iterations":2}.
+func awsFieldOrder(fields []templateField) []templateField {
+	out := make([]templateField, 0, len(fields))
+	dynamic := map[string]templateField{}
+	var keys []string
+	for _, f := range fields {
+		if f.value != nil {
+			out = append(out, f)
+			continue
+		}
+		dynamic[f.key] = f
+		keys = append(keys, f.key)
+	}
+	for _, k := range jsonvalue.HashMapOrder(keys) {
+		out = append(out, dynamic[k])
+	}
+	return out
+}
+
 // hasDynamicField reports whether a ".$" field appears anywhere in v.
 func hasDynamicField(v any) bool {
 	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
+	case *jsonvalue.Object:
+		for _, k := range x.Keys() {
+			e, _ := x.ValueForKey(k)
 			if strings.HasSuffix(k, ".$") || hasDynamicField(e) {
 				return true
 			}
@@ -129,13 +157,13 @@ type templateScope struct {
 func (t *payloadTemplate) evaluate(s *templateScope) (any, error) {
 	switch {
 	case t.isObject:
-		out := make(map[string]any, len(t.fields))
+		out := jsonvalue.NewObject(len(t.fields))
 		for _, f := range t.fields {
 			v, err := f.evaluate(s)
 			if err != nil {
 				return nil, err
 			}
-			out[f.key] = v
+			out.SetValueForKey(f.key, v)
 		}
 		return out, nil
 	case t.isArray:
@@ -166,16 +194,16 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 			}
 			return nil, s.state.runtimeError(err.Error())
 		}
-		return deepCopy(v), nil
+		return jsonvalue.Copy(v), nil
 	default:
 		var ctxObj any
-		if f.path.context {
+		if f.path.Context {
 			ctxObj = s.contextObject()
 		}
-		v, ok := f.path.get(s.input, ctxObj)
+		v, ok := f.path.Get(s.input, ctxObj)
 		if !ok {
 			return nil, s.state.runtimeError(fmt.Sprintf("The JSONPath '%s' specified for the field '%s.$' could not be found in the input '%s'",
-				f.path.text, f.key, encodeJSON(s.input)))
+				f.path.Text, f.key, encodeJSON(s.input)))
 		}
 		return v, nil
 	}
@@ -184,21 +212,7 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 // resolver resolves the JSONPath arguments of intrinsic functions with the same path semantics
 // as the rest of the interpreter.
 func (s *templateScope) resolver() intrinsic.Resolver {
-	return func(path string) (any, error) {
-		p, err := compilePath(path)
-		if err != nil {
-			return nil, err
-		}
-		var ctxObj any
-		if p.context {
-			ctxObj = s.contextObject()
-		}
-		v, ok := p.get(s.input, ctxObj)
-		if !ok {
-			return nil, &intrinsic.NotFoundError{Path: path, Input: s.input}
-		}
-		return deepCopy(v), nil
-	}
+	return intrinsic.NewResolver(s.input, func() any { return s.contextObject() })
 }
 
 // stateFailure wraps an *asl.Error raised while running a state.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
 func TestTaskTimeouts(t *testing.T) {
@@ -39,7 +41,7 @@ func TestTaskTimeouts(t *testing.T) {
 			}
 			if tt.wantError == "States.Timeout" {
 				events := history(t, em, done.ExecutionArn)
-				if e := events[len(events)-2]; e.Type != EventTaskTimedOut {
+				if e := events[len(events)-2]; e.Type != sfnapi.EventTaskTimedOut {
 					t.Errorf("got %s before the end, want TaskTimedOut", e.Type)
 				}
 			}
@@ -68,7 +70,7 @@ func TestExecutionTimeout(t *testing.T) {
 				t.Fatalf("got %s %s, want TIMED_OUT States.Timeout", done.Status, deref(done.Error))
 			}
 			events := history(t, em, done.ExecutionArn)
-			if last := events[len(events)-1]; last.Type != EventExecutionTimedOut {
+			if last := events[len(events)-1]; last.Type != sfnapi.EventExecutionTimedOut {
 				t.Errorf("last event: got %s, want ExecutionTimedOut", last.Type)
 			}
 			if tt.wantStop != 0 && done.StopDate.Sub(done.StartDate) != tt.wantStop {
@@ -99,14 +101,14 @@ func TestWaitState(t *testing.T) {
 				t.Fatalf("status %s: %s", done.Status, deref(done.Cause))
 			}
 			events := history(t, em, done.ExecutionArn)
-			entered, exited := events[1].Timestamp, events[2].Timestamp
+			entered, exited := events[1].Timestamp.Time, events[2].Timestamp.Time
 			if !tt.until.IsZero() && !exited.Equal(tt.until) {
 				t.Errorf("waited until %v, want %v", exited, tt.until)
 			}
 			if tt.until.IsZero() && exited.Sub(entered) != tt.want {
 				t.Errorf("waited %v, want %v", exited.Sub(entered), tt.want)
 			}
-			if got := eventTypes(events); !slices.Equal(got, []EventType{EventExecutionStarted, EventWaitStateEntered, EventWaitStateExited, EventExecutionSucceeded}) {
+			if got := eventTypes(events); !slices.Equal(got, []sfnapi.HistoryEventType{sfnapi.EventExecutionStarted, sfnapi.EventWaitStateEntered, sfnapi.EventWaitStateExited, sfnapi.EventExecutionSucceeded}) {
 				t.Errorf("history: got %v", got)
 			}
 		})

@@ -3,6 +3,8 @@ package emulator
 import (
 	"fmt"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
 )
 
 // wait runs a Wait state: it delays the flow for Seconds (or SecondsPath) of virtual time, or
@@ -31,34 +33,34 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 	case w.timestamp != nil:
 		return w.timestamp.Sub(r.tl.now()), nil
 	case w.secondsPath != nil:
-		v, ok := w.secondsPath.get(effective, r.contextIfNeeded(s, w.secondsPath))
+		v, ok := w.secondsPath.Get(effective, r.contextIfNeeded(s, w.secondsPath))
 		if !ok {
 			return 0, s.invalidPathError(w.secondsPath)
 		}
 		n, ok := toInteger(v)
 		if !ok {
-			return 0, s.runtimeError(fmt.Sprintf("The SecondsPath parameter cannot be parsed as a long value: %s == %s", w.secondsPath.text, describeValue(v)))
+			return 0, s.runtimeError(fmt.Sprintf("The SecondsPath parameter cannot be parsed as a long value: %s == %s", w.secondsPath.Text, describeValue(v)))
 		}
 		if n < 0 {
-			return 0, s.runtimeError(fmt.Sprintf("The SecondsPath parameter references a negative value: %s == %s", w.secondsPath.text, describeValue(v)))
+			return 0, s.runtimeError(fmt.Sprintf("The SecondsPath parameter references a negative value: %s == %s", w.secondsPath.Text, describeValue(v)))
 		}
 		return time.Duration(n) * time.Second, nil
 	default:
-		v, ok := w.timestampPath.get(effective, r.contextIfNeeded(s, w.timestampPath))
+		v, ok := w.timestampPath.Get(effective, r.contextIfNeeded(s, w.timestampPath))
 		if !ok {
 			return 0, s.invalidPathError(w.timestampPath)
 		}
 		t, ok := timestampOf(v)
 		if !ok {
-			return 0, s.runtimeError(fmt.Sprintf("The TimestampPath parameter does not reference a valid ISO-8601 extended offset date-time format string: %s == %s", w.timestampPath.text, describeValue(v)))
+			return 0, s.runtimeError(fmt.Sprintf("The TimestampPath parameter does not reference a valid ISO-8601 extended offset date-time format string: %s == %s", w.timestampPath.Text, describeValue(v)))
 		}
 		return t.Sub(r.tl.now()), nil
 	}
 }
 
 // contextIfNeeded returns the context object when the path reads it.
-func (r *runner) contextIfNeeded(s *stateRun, p *jsonPath) any {
-	if p.context {
+func (r *runner) contextIfNeeded(s *stateRun, p *jsonpath.Path) any {
+	if p.Context {
 		return r.contextObject(s)
 	}
 	return nil

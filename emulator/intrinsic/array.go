@@ -104,7 +104,7 @@ func arrayUnique(inv invocation) (any, error) {
 	seen := make(map[string]bool, len(items))
 	unique := make([]any, 0, len(items))
 	for _, item := range items {
-		key := string(appendJSON(nil, item))
+		key := canonicalJSON(item)
 		if !seen[key] {
 			seen[key] = true
 			unique = append(unique, item)

@@ -1,11 +1,15 @@
 package intrinsic
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+)
 
 // BenchmarkFormat parses and evaluates a typical States.Format call over a small input.
 func BenchmarkFormat(b *testing.B) {
-	input := map[string]any{"name": "Ada", "order": map[string]any{"id": int64(42), "items": []any{"a", "b"}}}
-	resolve := NewResolver(input, map[string]any{})
+	input := jsonvalue.Of("name", "Ada", "order", jsonvalue.Of("id", int64(42), "items", []any{"a", "b"}))
+	resolve := NewResolver(input, nil)
 	const expr = "States.Format('Hello {}, order {} has {} items', $.name, $.order.id, States.ArrayLength($.order.items))"
 	b.ReportAllocs()
 	for b.Loop() {
@@ -22,8 +26,8 @@ func BenchmarkFormat(b *testing.B) {
 // BenchmarkFormatEvaluate evaluates an already parsed States.Format call, as an interpreter
 // that parses a definition once would.
 func BenchmarkFormatEvaluate(b *testing.B) {
-	input := map[string]any{"name": "Ada", "order": map[string]any{"id": int64(42), "items": []any{"a", "b"}}}
-	resolve := NewResolver(input, map[string]any{})
+	input := jsonvalue.Of("name", "Ada", "order", jsonvalue.Of("id", int64(42), "items", []any{"a", "b"}))
+	resolve := NewResolver(input, nil)
 	e, err := Parse("States.Format('Hello {}, order {} has {} items', $.name, $.order.id, States.ArrayLength($.order.items))")
 	if err != nil {
 		b.Fatal(err)

@@ -3,11 +3,14 @@ package intrinsic
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // conformanceRoot holds the cases recorded against AWS Step Functions (see its README); it sits
@@ -71,10 +74,12 @@ func loadConformanceCase(t *testing.T, file string) conformanceCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, _ := parseJSON(t, string(data)).(map[string]any)
+	ordered, _ := parseJSON(t, string(data)).(*jsonvalue.Object)
+	input, _ := ordered.ValueForKey("input") // in document order, as the execution receives it
+	doc, _ := jsonvalue.ToGeneric(ordered).(map[string]any)
 	expected, _ := doc["expected"].(map[string]any)
 	definition, _ := doc["definition"].(map[string]any)
-	c := conformanceCase{definition: definition, input: doc["input"], output: expected["output"]}
+	c := conformanceCase{definition: definition, input: input, output: expected["output"]}
 	c.status, _ = expected["status"].(string)
 	c.errorName, _ = expected["error"].(string)
 	c.cause, _ = expected["cause"].(string)
@@ -133,8 +138,8 @@ func singlePassOfIntrinsics(definition map[string]any) (string, map[string]any, 
 // recorded failure once wrapped as Error's doc comment says (the first state is entered at
 // event #2).
 func checkPassState(c conformanceCase, stateName string, parameters map[string]any) error {
-	resolve := NewResolver(c.input, map[string]any{"Execution": map[string]any{"Input": c.input}})
-	output := make(map[string]any, len(parameters))
+	resolve := NewResolver(c.input, func() any { return jsonvalue.Of("Execution", jsonvalue.Of("Input", c.input)) })
+	output := jsonvalue.NewObject(len(parameters))
 	for _, key := range sortedKeys(parameters) {
 		e, err := Parse(parameters[key].(string))
 		if err != nil {
@@ -151,11 +156,11 @@ func checkPassState(c conformanceCase, stateName string, parameters map[string]a
 		case err != nil:
 			return fmt.Errorf("%s: %w", key, err)
 		}
-		output[strings.TrimSuffix(key, ".$")] = v
+		output.SetValueForKey(strings.TrimSuffix(key, ".$"), v)
 	}
-	if c.status != "SUCCEEDED" || !sameValue(output, c.output) {
+	if c.status != "SUCCEEDED" || !sameValue(jsonvalue.ToGeneric(output), c.output) {
 		return fmt.Errorf("got SUCCEEDED %s, want %s %s (error %q, cause %q)",
-			appendJSON(nil, output), c.status, appendJSON(nil, c.output), c.errorName, c.cause)
+			appendJSON(nil, output), c.status, appendJSON(nil, jsonvalue.FromGeneric(c.output)), c.errorName, c.cause)
 	}
 	return nil
 }
@@ -185,6 +190,10 @@ func sameValue(a, b any) bool {
 	default:
 		return a == b
 	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	return slices.Sorted(maps.Keys(m))
 }
 
 func toFloat(v any) (float64, bool) {

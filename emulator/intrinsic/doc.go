@@ -9,7 +9,7 @@
 //	if intrinsic.IsIntrinsic(value) {
 //		expr, err := intrinsic.Parse(value) // *SyntaxError: AWS rejects the definition
 //		...
-//		resolve := intrinsic.NewResolver(stateInput, contextObject)
+//		resolve := intrinsic.NewResolver(stateInput, contextObject) // contextObject: func() any
 //		v, err := expr.Evaluate(resolve, intrinsic.Env{Rand: executionRand})
 //		var failure *intrinsic.Error
 //		if errors.As(err, &failure) {
@@ -17,8 +17,8 @@
 //		}
 //	}
 //
-// Values use the emulator's JSON representation: map[string]any, []any, string, bool, nil,
-// int64 for integral numbers and float64 for the others.
+// Values use the emulator's JSON value model (package jsonvalue): *jsonvalue.Object, []any,
+// string, bool, nil, int64 for integral numbers and float64 for the others.
 //
 // Supported functions: States.Format, StringToJson, JsonToString, Array, ArrayPartition,
 // ArrayContains, ArrayRange, ArrayGetItem, ArrayLength, ArrayUnique, Base64Encode,

@@ -6,11 +6,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/turnstile-sfn/turnstile/emulator/intrinsic"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 func Example() {
-	input := map[string]any{"name": "Ada", "items": []any{int64(1), int64(2), int64(3)}}
-	resolve := intrinsic.NewResolver(input, map[string]any{})
+	input := jsonvalue.Of("name", "Ada", "items", []any{int64(1), int64(2), int64(3)})
+	resolve := intrinsic.NewResolver(input, nil)
 
 	e, err := intrinsic.Parse("States.Format('Hello {}, you have {} items', $.name, States.ArrayLength($.items))")
 	if err != nil {
@@ -23,7 +24,7 @@ func Example() {
 }
 
 func ExampleError() {
-	input := map[string]any{"other": int64(1)}
+	input := jsonvalue.Of("other", int64(1))
 	e, err := intrinsic.Parse("States.MathAdd($.count, 1)")
 	if err != nil {
 		fmt.Println(err)

@@ -6,8 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/ohler55/ojg"
-	"github.com/ohler55/ojg/oj"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // evalCase is one expression evaluated over a JSON input. want is the expected result as JSON
@@ -25,7 +24,7 @@ type evalCase struct {
 // parseJSON parses JSON text into the emulator's value representation.
 func parseJSON(t testing.TB, text string) any {
 	t.Helper()
-	v, err := oj.ParseString(text, ojg.NumConvFloat64)
+	v, err := jsonvalue.Decode([]byte(text))
 	if err != nil {
 		t.Fatalf("bad JSON in test: %q: %v", text, err)
 	}
@@ -39,7 +38,8 @@ func evaluate(t testing.TB, expr string, input any) (any, error) {
 	if err != nil {
 		t.Fatalf("Parse(%q): %v", expr, err)
 	}
-	return e.Evaluate(NewResolver(input, map[string]any{"Execution": map[string]any{"Input": input}}),
+	contextObject := func() any { return jsonvalue.Of("Execution", jsonvalue.Of("Input", input)) }
+	return e.Evaluate(NewResolver(input, contextObject),
 		Env{Rand: rand.New(rand.NewPCG(1, 2))})
 }
 
@@ -47,7 +47,7 @@ func runEvalCases(t *testing.T, cases []evalCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			input := any(map[string]any{})
+			input := any(jsonvalue.NewObject(0))
 			if tc.input != "" {
 				input = parseJSON(t, tc.input)
 			}

@@ -7,15 +7,23 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // AWS Step Functions runs on the JVM and writes JSON with Jackson: compact, numbers with a
 // fraction or exponent written by Java's Double.toString (1.0, 1.1, 1.0E21, 1.0E-4), strings
-// with only '"', '\' and control characters escaped. Object keys are written in sorted order
-// here: the emulator's maps do not keep AWS's insertion order.
+// with only '"', '\' and control characters escaped. Object members are written in document
+// order, as Jackson's ObjectNode keeps them.
 
 // appendJSON appends v as AWS writes it in JSON text (States.JsonToString, causes).
-func appendJSON(b []byte, v any) []byte {
+func appendJSON(b []byte, v any) []byte { return appendJSONKeys(b, v, false) }
+
+// canonicalJSON renders v as appendJSON does but with object members in name order, so that two
+// values Jackson finds equal (its ObjectNode equality ignores member order) render the same.
+func canonicalJSON(v any) string { return string(appendJSONKeys(nil, v, true)) }
+
+func appendJSONKeys(b []byte, v any, sortKeys bool) []byte {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...)
@@ -35,18 +43,23 @@ func appendJSON(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSON(b, item)
+			b = appendJSONKeys(b, item, sortKeys)
 		}
 		return append(b, ']')
-	case map[string]any:
+	case *jsonvalue.Object:
+		keys := x.Keys()
+		if sortKeys {
+			keys = slices.Sorted(slices.Values(keys))
+		}
 		b = append(b, '{')
-		for i, k := range sortedKeys(x) {
+		for i, k := range keys {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = appendJSONString(b, k)
 			b = append(b, ':')
-			b = appendJSON(b, x[k])
+			v, _ := x.ValueForKey(k)
+			b = appendJSONKeys(b, v, sortKeys)
 		}
 		return append(b, '}')
 	default: // not a JSON value of the emulator's representation; written as a string
@@ -70,15 +83,16 @@ func appendJavaText(b []byte, v any) []byte {
 			b = appendJavaText(b, item)
 		}
 		return append(b, ']')
-	case map[string]any:
+	case *jsonvalue.Object:
 		b = append(b, '{')
-		for i, k := range sortedKeys(x) {
+		for i, k := range x.Keys() {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
 			b = append(b, k...)
 			b = append(b, '=')
-			b = appendJavaText(b, x[k])
+			v, _ := x.ValueForKey(k)
+			b = appendJavaText(b, v)
 		}
 		return append(b, '}')
 	default:
@@ -150,14 +164,5 @@ func appendJSONString(b []byte, s string) []byte {
 // sameJSON reports whether a and b are equal as AWS compares JSON values (Jackson's equals):
 // same types and values, so the integer 1 differs from the number 1.0.
 func sameJSON(a, b any) bool {
-	return string(appendJSON(nil, a)) == string(appendJSON(nil, b))
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return canonicalJSON(a) == canonicalJSON(b)
 }

@@ -1,6 +1,8 @@
 package intrinsic
 
 import (
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+
 	"math"
 	"testing"
 )
@@ -33,14 +35,15 @@ func TestAppendJavaDouble(t *testing.T) {
 }
 
 func TestAppendText(t *testing.T) {
-	value := map[string]any{"b": []any{"x", int64(1), 2.0, nil, true}, "a": map[string]any{"k": "v"}, "c": "\u001f\t"}
+	value := jsonvalue.Of("b", []any{"x", int64(1), 2.0, nil, true}, "a", jsonvalue.Of("k", "v"), "c", "\u001f\t")
 	tests := []struct {
 		name string
 		got  string
 		want string
 	}{
-		{name: "JSON", got: string(appendJSON(nil, value)), want: `{"a":{"k":"v"},"b":["x",1,2.0,null,true],"c":"\u001F\t"}`},
-		{name: "Java toString", got: string(appendJavaText(nil, value)), want: "{a={k=v}, b=[x, 1, 2.0, null, true], c=\u001f\t}"},
+		{name: "JSON", got: string(appendJSON(nil, value)), want: `{"b":["x",1,2.0,null,true],"a":{"k":"v"},"c":"\u001F\t"}`},
+		{name: "canonical JSON", got: canonicalJSON(value), want: `{"a":{"k":"v"},"b":["x",1,2.0,null,true],"c":"\u001F\t"}`},
+		{name: "Java toString", got: string(appendJavaText(nil, value)), want: "{b=[x, 1, 2.0, null, true], a={k=v}, c=\u001f\t}"},
 		{name: "Go int", got: string(appendJSON(nil, 3)), want: "3"},
 	}
 	for _, tc := range tests {

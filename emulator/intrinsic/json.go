@@ -1,8 +1,9 @@
 package intrinsic
 
 import (
-	"github.com/ohler55/ojg"
-	"github.com/ohler55/ojg/oj"
+	"strings"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // stringToJSON implements States.StringToJson(string): the parsed JSON value. As on AWS, an
@@ -12,7 +13,10 @@ func stringToJSON(inv invocation) (any, error) {
 	if !ok {
 		return nil, ErrInvalidArguments
 	}
-	v, err := oj.ParseString(s, ojg.NumConvFloat64)
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	v, err := jsonvalue.Decode([]byte(s))
 	if err != nil {
 		return nil, ErrInvalidArguments
 	}
@@ -26,21 +30,26 @@ func jsonToString(inv invocation) (any, error) {
 }
 
 // jsonMerge implements States.JsonMerge(object, object, false): a shallow merge where the second
-// object's keys win. AWS supports only the shallow mode: a third argument other than false is
+// object's keys win. The merged object lists its members as a Java HashMap iterates them
+// (jsonvalue.HashMapOrder), not in the order of its arguments: AWS's recorded merge of
+// {"a","b","d"} and {"a","c","d"} is {"a","b","c","d"}. AWS supports only the shallow mode: a third argument other than false is
 // an invalid argument.
 func jsonMerge(inv invocation) (any, error) {
-	first, okFirst := inv.args[0].(map[string]any)
-	second, okSecond := inv.args[1].(map[string]any)
+	first, okFirst := inv.args[0].(*jsonvalue.Object)
+	second, okSecond := inv.args[1].(*jsonvalue.Object)
 	deep, okDeep := inv.args[2].(bool)
 	if !okFirst || !okSecond || !okDeep || deep {
 		return nil, ErrInvalidArguments
 	}
-	merged := make(map[string]any, len(first)+len(second))
-	for k, v := range first {
-		merged[k] = v
+	union := first.Clone(second.Len())
+	for _, k := range second.Keys() {
+		v, _ := second.ValueForKey(k)
+		union.SetValueForKey(k, v)
 	}
-	for k, v := range second {
-		merged[k] = v
+	merged := jsonvalue.NewObject(union.Len())
+	for _, k := range jsonvalue.HashMapOrder(union.Keys()) {
+		v, _ := union.ValueForKey(k)
+		merged.SetValueForKey(k, v)
 	}
 	return merged, nil
 }

@@ -1,9 +1,8 @@
 package intrinsic
 
 import (
-	"strings"
-
-	"github.com/ohler55/ojg/jp"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // Resolver resolves a JSONPath argument: "$..." against the state input, "$$..." against the
@@ -13,42 +12,25 @@ import (
 // union, slice) yields the array of the values it selects, possibly empty.
 type Resolver func(path string) (any, error)
 
-// NewResolver returns a Resolver with AWS's semantics for intrinsic function arguments over the
-// given state input and context object: a definite path that selects nothing (a missing field,
-// an index past the end of an array, an index into a non-array) is a *NotFoundError, while a
-// present JSON null is the value nil.
-func NewResolver(input, contextObject any) Resolver {
+// NewResolver returns the Resolver of intrinsic function arguments over the given state input
+// and context object, with the path semantics of the rest of the interpreter (package
+// jsonpath): a definite path that selects nothing (a missing field, an index past the end of an
+// array, an index into a non-array) is a *NotFoundError, while a present JSON null is the value
+// nil. contextObject is called only for a "$$" path. The values returned are copies.
+func NewResolver(input any, contextObject func() any) Resolver {
 	return func(path string) (any, error) {
-		doc, expression := input, path
-		if rest, ok := strings.CutPrefix(path, "$$"); ok {
-			doc, expression = contextObject, "$"+rest
-		}
-		x, err := jp.ParseString(expression)
+		p, err := jsonpath.Compile(path)
 		if err != nil {
 			return nil, err
 		}
-		found := x.Get(doc)
-		if !isDefinite(x) {
-			if found == nil {
-				found = []any{}
-			}
-			return found, nil
+		var ctxObj any
+		if p.Context && contextObject != nil {
+			ctxObj = contextObject()
 		}
-		if len(found) == 0 {
+		v, ok := p.Get(input, ctxObj)
+		if !ok {
 			return nil, &NotFoundError{Path: path, Input: input}
 		}
-		return found[0], nil
+		return jsonvalue.Copy(v), nil
 	}
-}
-
-// isDefinite reports whether x selects at most one value: it is made of names and indexes only.
-func isDefinite(x jp.Expr) bool {
-	for _, frag := range x {
-		switch frag.(type) {
-		case jp.Root, jp.At, jp.Bracket, jp.Child, jp.Nth:
-		default:
-			return false
-		}
-	}
-	return true
 }

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 func TestNewResolver(t *testing.T) {
-	input := map[string]any{"a": nil, "items": []any{int64(1), int64(2)}, "o": map[string]any{"x": int64(1)}}
-	contextObject := map[string]any{"State": map[string]any{"Name": "P"}}
+	input := jsonvalue.Of("a", nil, "items", []any{int64(1), int64(2)}, "o", jsonvalue.Of("x", int64(1)))
+	contextObject := func() any { return jsonvalue.Of("State", jsonvalue.Of("Name", "P")) }
 	resolve := NewResolver(input, contextObject)
 	tests := []struct {
 		path        string
@@ -25,6 +27,8 @@ func TestNewResolver(t *testing.T) {
 		{path: "$.items[*].nope", want: []any{}},
 		{path: "$..x", want: []any{int64(1)}},
 		{path: "$$.State.Name", want: "P"},
+		{path: "$.a-b", wantMissing: true}, // Jayway reads "a-b" as a name, as the interpreter does
+		{path: "$.abc.['def ghi']", wantMissing: true},
 		{path: "$.nope", wantMissing: true},
 		{path: "$.items[2]", wantMissing: true},
 		{path: "$.o.x.y", wantMissing: true},

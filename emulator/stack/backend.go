@@ -2,9 +2,7 @@ package stack
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -125,36 +123,13 @@ func (b *backend) GetExecutionHistory(ctx context.Context, in *sfnapi.GetExecuti
 		}
 	}
 	scope := in.ExecutionArn + "|" + strconv.FormatBool(in.ReverseOrder)
-	page, next, err := sfnapi.Paginate(scope, events, in.MaxResults, in.NextToken, func(e emulator.HistoryEvent) string {
+	page, next, err := sfnapi.Paginate(scope, events, in.MaxResults, in.NextToken, func(e sfnapi.HistoryEvent) string {
 		return strconv.FormatInt(e.ID, 10)
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := &sfnapi.GetExecutionHistoryOutput{Events: make([]sfnapi.HistoryEvent, len(page)), NextToken: next}
-	for i, e := range page {
-		if out.Events[i], err = wireEvent(e); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// wireEvent converts a history event. Both types carry the API's JSON shape, except for the
-// timestamp (RFC 3339 in the emulator, epoch seconds on the wire), which the wrapper overrides.
-func wireEvent(e emulator.HistoryEvent) (sfnapi.HistoryEvent, error) {
-	raw, err := json.Marshal(struct {
-		emulator.HistoryEvent
-		Timestamp sfnapi.Timestamp `json:"timestamp"`
-	}{e, sfnapi.NewTimestamp(e.Timestamp)})
-	if err != nil {
-		return sfnapi.HistoryEvent{}, fmt.Errorf("stack: history event %d: %w", e.ID, err)
-	}
-	var out sfnapi.HistoryEvent
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return sfnapi.HistoryEvent{}, fmt.Errorf("stack: history event %d: %w", e.ID, err)
-	}
-	return out, nil
+	return &sfnapi.GetExecutionHistoryOutput{Events: page, NextToken: next}, nil
 }
 
 // StopExecution aborts an execution.

@@ -1,14 +1,38 @@
-package emulator
+package jsonpath
 
 import (
+	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
+
+func mustJSON(t *testing.T, text string) any {
+	t.Helper()
+	v, err := jsonvalue.Decode([]byte(text))
+	if err != nil {
+		t.Fatalf("bad JSON in test: %s: %v", text, err)
+	}
+	return v
+}
+
+func encodeJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// sameJSON compares values including member order.
+func sameJSON(a, b any) bool { return reflect.DeepEqual(a, b) }
 
 func TestJSONPathGet(t *testing.T) {
 	data := mustJSON(t, `{"a":{"b":[10,20,30]},"delivery-partner":"UQS","Test\\\"\"Name\"":"quoted","it's":1,
-"users":[{"status":0,"name":"x"},{"status":1,"name":"y"}],"nil":null}`)
-	ctxObj := map[string]any{"Execution": map[string]any{"Id": "arn:x"}}
+"users":[{"status":0,"name":"x"},{"status":1,"name":"y"}],"nil":null,"abc":{"def ghi":1}}`)
+	ctxObj := jsonvalue.Of("Execution", jsonvalue.Of("Id", "arn:x"))
 	tests := []struct {
 		path      string
 		want      string // JSON of the value; "" when not found
@@ -28,17 +52,20 @@ func TestJSONPathGet(t *testing.T) {
 		{`$..status`, `[0,1]`, false, ``},
 		{`$.nothing[*]`, `[]`, false, ``},
 		{`$$.Execution.Id`, `"arn:x"`, true, `$['Execution']['Id']`},
+		// The bracket-notation example of the Step Functions "Paths" page.
+		{`$.abc.['def ghi']`, `1`, true, `$['abc']['def ghi']`},
+		{`$.abc['def ghi']`, `1`, true, `$['abc']['def ghi']`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			p, err := compilePath(tt.path)
+			p, err := Compile(tt.path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.definite != tt.definite {
-				t.Errorf("definite: got %v, want %v", p.definite, tt.definite)
+			if p.Definite() != tt.definite {
+				t.Errorf("definite: got %v, want %v", p.Definite(), tt.definite)
 			}
-			got, ok := p.get(data, ctxObj)
+			got, ok := p.Get(data, ctxObj)
 			switch {
 			case tt.path == "$":
 				if !ok || !sameJSON(got, data) {
@@ -51,8 +78,8 @@ func TestJSONPathGet(t *testing.T) {
 			case !ok || !sameJSON(got, mustJSON(t, tt.want)):
 				t.Errorf("got %s (found %v), want %s", encodeJSON(got), ok, tt.want)
 			}
-			if tt.normalize != "" && p.normalized() != tt.normalize {
-				t.Errorf("normalized: got %s, want %s", p.normalized(), tt.normalize)
+			if tt.normalize != "" && p.Normalized() != tt.normalize {
+				t.Errorf("normalized: got %s, want %s", p.Normalized(), tt.normalize)
 			}
 		})
 	}
@@ -60,7 +87,7 @@ func TestJSONPathGet(t *testing.T) {
 
 func TestJSONPathSyntaxErrors(t *testing.T) {
 	for _, path := range []string{`a.b`, `$.`, `$.a[`, `$['open`, `$..`} {
-		if _, err := compilePath(path); !errors.Is(err, errPathSyntax) {
+		if _, err := Compile(path); !errors.Is(err, ErrSyntax) {
 			t.Errorf("%s: got %v, want a syntax error", path, err)
 		}
 	}
@@ -80,15 +107,15 @@ func TestJSONPathSet(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.doc+" "+tt.path, func(t *testing.T) {
-			p, err := compilePath(tt.path)
+			p, err := Compile(tt.path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			doc := mustJSON(t, tt.doc)
 			before := encodeJSON(doc)
-			got, err := p.set(doc, "v")
+			got, err := p.Set(doc, "v")
 			if tt.want == "" {
-				if !errors.Is(err, errResultPathMismatch) {
+				if !errors.Is(err, ErrMismatch) {
 					t.Errorf("got %s %v, want a mismatch", encodeJSON(got), err)
 				}
 				return

@@ -1,4 +1,7 @@
-package emulator
+// Package jsonpath compiles and evaluates the JSONPath expressions of the Amazon States Language
+// (JSONPath query language) with the semantics of the Jayway JsonPath library Step Functions uses.
+// The interpreter and the intrinsic functions both resolve their paths here.
+package jsonpath
 
 import (
 	"errors"
@@ -7,49 +10,57 @@ import (
 	"strings"
 
 	"github.com/ohler55/ojg/jp"
+
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
-// jsonPath is a compiled path of the States Language: "$..." into the state's data or "$$..."
+// Path is a compiled path of the States Language: "$..." into the state's data or "$$..."
 // into the context object, with the semantics of the Jayway JsonPath library Step Functions uses.
 // A definite path (names and indexes only) selects one value and fails when nothing is there; an
 // indefinite one (wildcard, slice, filter, union, descent) selects the list of what matches,
 // possibly empty.
-type jsonPath struct {
-	text     string // as written
-	context  bool   // rooted at "$$", the context object
+type Path struct {
+	// Text is the path as written.
+	Text string
+	// Context reports that the path is rooted at "$$", the context object.
+	Context  bool
 	expr     jp.Expr
 	definite bool
 }
 
-// errPathSyntax is wrapped by the errors compilePath returns.
-var errPathSyntax = errors.New("invalid JSONPath")
+// ErrSyntax is wrapped by the errors Compile returns: fix the path in the definition.
+var ErrSyntax = errors.New("invalid JSONPath")
 
-// compilePath parses a path. Dot-notation names may contain any character but "." and "[", as
+// Compile parses a path. Dot-notation names may contain any character but "." and "[", as
 // Jayway allows ("$.delivery-partner"); inside single-quoted bracket names a backslash escapes a
 // quote only and is otherwise literal.
-func compilePath(text string) (*jsonPath, error) {
-	p := &jsonPath{text: text}
+func Compile(text string) (*Path, error) {
+	p := &Path{Text: text}
 	rest, ok := strings.CutPrefix(text, "$$")
 	if ok {
-		p.context = true
+		p.Context = true
 	} else if rest, ok = strings.CutPrefix(text, "$"); !ok {
-		return nil, fmt.Errorf("%w: %q does not start with $", errPathSyntax, text)
+		return nil, fmt.Errorf("%w: %q does not start with $", ErrSyntax, text)
 	}
 	canonical, err := canonicalPath(rest)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q: %v", errPathSyntax, text, err)
+		return nil, fmt.Errorf("%w: %q: %v", ErrSyntax, text, err)
 	}
 	expr, err := jp.ParseString("$" + canonical)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %q: %v", errPathSyntax, text, err)
+		return nil, fmt.Errorf("%w: %q: %v", ErrSyntax, text, err)
 	}
 	p.expr = expr
 	p.definite = isDefinite(expr)
 	return p, nil
 }
 
-// isRoot reports whether the path is "$" (or "$$") alone.
-func (p *jsonPath) isRoot() bool { return len(p.expr) == 1 }
+// IsRoot reports whether the path is "$" (or "$$") alone.
+func (p *Path) IsRoot() bool { return len(p.expr) == 1 }
+
+// Definite reports whether the path selects at most one value: it is made of names and indexes
+// only.
+func (p *Path) Definite() bool { return p.definite }
 
 // canonicalPath rewrites the part of a path after "$" into the bracket notation ojg parses.
 func canonicalPath(s string) (string, error) {
@@ -65,6 +76,11 @@ func canonicalPath(s string) (string, error) {
 				}
 			} else {
 				i++
+				if i < len(s) && s[i] == '[' {
+					// "$.abc.['def ghi']", the bracket example of the Step Functions "Paths"
+					// page: Jayway reads a dot before a bracket as the bracket alone.
+					continue
+				}
 			}
 			end := i
 			for end < len(s) && s[end] != '.' && s[end] != '[' {
@@ -94,10 +110,11 @@ func canonicalPath(s string) (string, error) {
 	return b.String(), nil
 }
 
+// nameQuoter escapes a name for a single-quoted ojg bracket.
+var nameQuoter = strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+
 // quoteName escapes a name for a single-quoted ojg bracket.
-func quoteName(name string) string {
-	return strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(name)
-}
+func quoteName(name string) string { return nameQuoter.Replace(name) }
 
 // bracket reads the bracket expression starting at s[start] ('[') and returns the offset after
 // its closing ']' and its text for ojg: quoted names are re-escaped, everything else (indexes,
@@ -159,14 +176,14 @@ func isDefinite(x jp.Expr) bool {
 	return true
 }
 
-// get evaluates the path against the state data or the context object. A definite path returns
+// Get evaluates the path against the state data or the context object. A definite path returns
 // the value and whether it exists; an indefinite path always exists and returns []any.
-func (p *jsonPath) get(data, contextObject any) (any, bool) {
+func (p *Path) Get(data, contextObject any) (any, bool) {
 	doc := data
-	if p.context {
+	if p.Context {
 		doc = contextObject
 	}
-	if p.isRoot() {
+	if p.IsRoot() {
 		return doc, true
 	}
 	found := p.expr.Get(doc)
@@ -182,9 +199,9 @@ func (p *jsonPath) get(data, contextObject any) (any, bool) {
 	return found[0], true
 }
 
-// normalized renders the path the way Jayway names it in "No results for path" messages:
+// Normalized renders the path the way Jayway names it in "No results for path" messages:
 // $['name'][0].
-func (p *jsonPath) normalized() string {
+func (p *Path) Normalized() string {
 	var b strings.Builder
 	b.WriteString("$")
 	for _, frag := range p.expr[1:] {
@@ -201,12 +218,14 @@ func (p *jsonPath) normalized() string {
 	return b.String()
 }
 
-// errResultPathMismatch is returned by set when the path cannot be applied to the value.
-var errResultPathMismatch = errors.New("the path cannot be applied")
+// ErrMismatch is returned by Set when the path cannot be applied to the value (a name into a
+// non-object, an index past the end or into a non-array).
+var ErrMismatch = errors.New("the path cannot be applied")
 
-// set returns a copy of doc with the value at the (definite) path replaced by v, creating
-// missing objects along the way. Only the maps and slices on the path are copied.
-func (p *jsonPath) set(doc, v any) (any, error) {
+// Set returns a copy of doc with the value at the (definite) path replaced by v, creating
+// missing objects along the way (a new member goes last). Only the objects and arrays on the
+// path are copied.
+func (p *Path) Set(doc, v any) (any, error) {
 	frags := make([]jp.Frag, 0, len(p.expr))
 	for _, f := range p.expr[1:] {
 		if _, marker := f.(jp.Bracket); !marker {
@@ -222,23 +241,21 @@ func setFrags(doc any, frags []jp.Frag, v any) (any, error) {
 	}
 	switch f := frags[0].(type) {
 	case jp.Child:
-		var obj map[string]any
+		var obj *jsonvalue.Object
 		switch x := doc.(type) {
-		case map[string]any:
-			obj = make(map[string]any, len(x)+1)
-			for k, e := range x {
-				obj[k] = e
-			}
+		case *jsonvalue.Object:
+			obj = x.Clone(1)
 		case nil:
-			obj = map[string]any{}
+			obj = jsonvalue.NewObject(1)
 		default:
-			return nil, errResultPathMismatch
+			return nil, ErrMismatch
 		}
-		child, err := setFrags(obj[string(f)], frags[1:], v)
+		old, _ := obj.ValueForKey(string(f))
+		child, err := setFrags(old, frags[1:], v)
 		if err != nil {
 			return nil, err
 		}
-		obj[string(f)] = child
+		obj.SetValueForKey(string(f), child)
 		return obj, nil
 	case jp.Nth:
 		arr, ok := doc.([]any)
@@ -247,7 +264,7 @@ func setFrags(doc any, frags []jp.Frag, v any) (any, error) {
 			i += len(arr)
 		}
 		if !ok || i < 0 || i >= len(arr) {
-			return nil, errResultPathMismatch
+			return nil, ErrMismatch
 		}
 		out := append([]any(nil), arr...)
 		child, err := setFrags(out[i], frags[1:], v)
@@ -257,6 +274,6 @@ func setFrags(doc any, frags []jp.Frag, v any) (any, error) {
 		out[i] = child
 		return out, nil
 	default:
-		return nil, errResultPathMismatch
+		return nil, ErrMismatch
 	}
 }

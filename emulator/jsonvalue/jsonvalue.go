@@ -1,0 +1,264 @@
+// Package jsonvalue is the emulator's JSON value model: *Object (an object that keeps its members
+// in document order, as the Jackson nodes of Step Functions do), []any, string, bool, nil, int64
+// for integral numbers and float64 for others. The interpreter, the JSONPath resolver and the
+// intrinsic functions all work on these values, so wildcards, deep scans, intrinsic results and
+// rendered payloads list object members in the order the document gave them.
+package jsonvalue
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"unicode/utf16"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+)
+
+// Object is a JSON object whose members keep their insertion order. It implements the Keyed
+// interface of github.com/ohler55/ojg/jp, so JSONPath expressions visit its members in order.
+// The zero value is an empty object.
+type Object struct {
+	keys   []string
+	values map[string]any
+}
+
+// NewObject returns an empty object with room for n members.
+func NewObject(n int) *Object {
+	return &Object{keys: make([]string, 0, n), values: make(map[string]any, n)}
+}
+
+// Len returns the number of members.
+func (o *Object) Len() int { return len(o.keys) }
+
+// Keys returns the member names in order. The caller must not modify the slice.
+func (o *Object) Keys() []string { return o.keys }
+
+// ValueForKey returns the value of a member and whether it exists.
+func (o *Object) ValueForKey(key string) (any, bool) {
+	v, ok := o.values[key]
+	return v, ok
+}
+
+// SetValueForKey sets a member: an existing one keeps its place, a new one goes last.
+func (o *Object) SetValueForKey(key string, value any) {
+	if o.values == nil {
+		o.values = map[string]any{}
+	}
+	if _, ok := o.values[key]; !ok {
+		o.keys = append(o.keys, key)
+	}
+	o.values[key] = value
+}
+
+// RemoveValueForKey removes a member if it exists.
+func (o *Object) RemoveValueForKey(key string) {
+	if _, ok := o.values[key]; !ok {
+		return
+	}
+	delete(o.values, key)
+	o.keys = slices.DeleteFunc(o.keys, func(k string) bool { return k == key })
+}
+
+// Clone returns a shallow copy with room for extra more members.
+func (o *Object) Clone(extra int) *Object {
+	out := NewObject(o.Len() + extra)
+	for _, k := range o.keys {
+		out.SetValueForKey(k, o.values[k])
+	}
+	return out
+}
+
+// MarshalJSON writes the members in order, without escaping HTML characters.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := encodeTo(&buf, k); err != nil {
+			return nil, err
+		}
+		buf.WriteByte(':')
+		if err := encodeTo(&buf, o.values[k]); err != nil {
+			return nil, err
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+func encodeTo(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // the newline Encode adds
+	return nil
+}
+
+// Of builds an object from alternating keys and values, in that order: Of("Error", e, "Cause", c).
+func Of(pairs ...any) *Object {
+	o := NewObject(len(pairs) / 2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		o.SetValueForKey(pairs[i].(string), pairs[i+1])
+	}
+	return o
+}
+
+// ErrTrailingData is returned by Decode when the text holds more than one JSON value.
+var ErrTrailingData = errors.New("trailing data after the JSON value")
+
+// Decode parses one JSON value into the model, keeping the document's member order. Numbers
+// follow asl.NumberValue.
+func Decode(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	v, err := decodeValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, ErrTrailingData
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			o := NewObject(4)
+			for dec.More() {
+				keyTok, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				// Duplicate names: the last one wins, as with Jackson and encoding/json.
+				o.SetValueForKey(keyTok.(string), v)
+			}
+			_, err := dec.Token() // '}'
+			return o, err
+		case '[':
+			arr := []any{}
+			for dec.More() {
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			_, err := dec.Token() // ']'
+			return arr, err
+		}
+		return nil, fmt.Errorf("unexpected %v", t)
+	case json.Number:
+		return asl.NumberValue(t), nil
+	default: // string, bool, nil
+		return t, nil
+	}
+}
+
+// FromGeneric converts a value of asl's generic representation (map[string]any objects, as the
+// parsed definition holds them) into the model; the members of a map go in name order. Values
+// already in the model are returned as they are.
+func FromGeneric(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		o := NewObject(len(keys))
+		for _, k := range keys {
+			o.SetValueForKey(k, FromGeneric(x[k]))
+		}
+		return o
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = FromGeneric(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// ToGeneric converts a value of the model into asl's generic representation (map[string]any
+// objects), for code outside the interpreter (integrations, tests) that expects plain maps.
+func ToGeneric(v any) any {
+	switch x := v.(type) {
+	case *Object:
+		out := make(map[string]any, x.Len())
+		for _, k := range x.keys {
+			out[k] = ToGeneric(x.values[k])
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = ToGeneric(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// Copy returns a deep copy of a value that shares no object or array with it.
+func Copy(v any) any {
+	switch x := v.(type) {
+	case *Object:
+		out := NewObject(x.Len())
+		for _, k := range x.keys {
+			out.SetValueForKey(k, Copy(x.values[k]))
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Copy(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// HashMapOrder returns keys (distinct, in insertion order) in the order a java.util.HashMap
+// with the default capacity and load factor, filled in that order, iterates them: by bucket
+// (the spread String.hashCode masked by the table size), then by insertion within a bucket.
+// Step Functions builds some objects through such a map: the "name.$" fields of a payload
+// template and the result of States.JsonMerge list their members in this order.
+func HashMapOrder(keys []string) []string {
+	size := 16
+	for float64(len(keys)) > 0.75*float64(size) {
+		size *= 2
+	}
+	bucket := func(k string) int {
+		var h int32
+		for _, unit := range utf16.Encode([]rune(k)) {
+			h = 31*h + int32(unit)
+		}
+		u := uint32(h)
+		return int((u ^ u>>16) & uint32(size-1))
+	}
+	out := slices.Clone(keys)
+	slices.SortStableFunc(out, func(a, b string) int { return bucket(a) - bucket(b) })
+	return out
+}
