@@ -35,6 +35,7 @@ type Output struct {
 	PID          int               `json:"pid"`
 	Invocations  int               `json:"invocations"`
 	FunctionName string            `json:"functionName,omitempty"`
+	RuntimeAPI   string            `json:"runtimeApi"`
 }
 
 // WorkFailed is the named error the function fails with on "fail".
@@ -46,7 +47,7 @@ var invocations int
 
 func handle(ctx context.Context, in Input) (Output, error) {
 	invocations++
-	out := Output{PID: os.Getpid(), Invocations: invocations, FunctionName: lambdacontext.FunctionName}
+	out := Output{PID: os.Getpid(), Invocations: invocations, FunctionName: lambdacontext.FunctionName, RuntimeAPI: os.Getenv("AWS_LAMBDA_RUNTIME_API")}
 	switch in.Action {
 	case "echo":
 		out.Value = in.Value
