@@ -2,6 +2,7 @@ package runtimeapi_test
 
 import (
 	"context"
+	"io"
 	"slices"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ func reportMedian(b *testing.B, durations []time.Duration) {
 // BenchmarkWarmInvoke measures a round trip through lambdafn's Registry to a warm process and
 // back: Invoke, the Runtime API's next and response, the response document.
 func BenchmarkWarmInvoke(b *testing.B) {
-	fn, err := runtimeapi.New(runtimeapi.Config{Binary: binary, FunctionName: "fn", Log: discard{}})
+	fn, err := runtimeapi.New(runtimeapi.Config{Binary: binary, FunctionName: "fn", Log: io.Discard})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func BenchmarkColdStart(b *testing.B) {
 	payload := []byte(`{"action":"echo","value":"x"}`)
 	durations := make([]time.Duration, 0, b.N)
 	for b.Loop() {
-		fn, err := runtimeapi.New(runtimeapi.Config{Binary: binary, FunctionName: "fn", Log: discard{}})
+		fn, err := runtimeapi.New(runtimeapi.Config{Binary: binary, FunctionName: "fn", Log: io.Discard})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -72,8 +73,3 @@ func BenchmarkColdStart(b *testing.B) {
 	}
 	reportMedian(b, durations)
 }
-
-// discard is a log that keeps nothing.
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -13,11 +13,15 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // Input says what the function does.
 type Input struct {
-	// Action is one of echo, fail, context, exit, sleep, env, panic.
+	// Action is one of echo, fail, panic, context, env, exit, dynamo, sleep.
 	Action string `json:"action"`
 	// Value is echoed back, or is the exit code, or the variable to read.
 	Value string `json:"value,omitempty"`
@@ -72,6 +76,19 @@ func handle(ctx context.Context, in Input) (Output, error) {
 			return out, err
 		}
 		os.Exit(code)
+	case "dynamo": // writes an item to $LOCK_TABLE with an unchanged AWS SDK client
+		cfg, err := config.LoadDefaultConfig(ctx)
+		if err != nil {
+			return out, err
+		}
+		_, err = dynamodb.NewFromConfig(cfg).PutItem(ctx, &dynamodb.PutItemInput{
+			TableName: aws.String(os.Getenv("LOCK_TABLE")),
+			Item:      map[string]types.AttributeValue{"LockName": &types.AttributeValueMemberS{Value: in.Value}},
+		})
+		if err != nil {
+			return out, err
+		}
+		out.Value = "put " + in.Value
 	case "sleep":
 		time.Sleep(in.Sleep)
 	default:
