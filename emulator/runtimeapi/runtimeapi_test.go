@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -257,6 +258,19 @@ func TestConcurrentInvocationsStartProcessesUpToTheMaximum(t *testing.T) {
 	for _, tc := range []struct{ max, calls, wantStarted int }{{4, 4, 4}, {2, 6, 2}} {
 		t.Run(fmt.Sprintf("max%d_calls%d", tc.max, tc.calls), func(t *testing.T) {
 			f := newFixture(t, runtimeapi.Config{MaxConcurrency: tc.max}, lambdafn.Timeout(30*time.Second))
+			stop, peak := make(chan struct{}), make(chan int)
+			go func() { // samples how many processes run at once
+				highest := 0
+				for {
+					highest = max(highest, f.fn.Stats().Running)
+					select {
+					case <-stop:
+						peak <- highest
+						return
+					case <-time.After(time.Millisecond):
+					}
+				}
+			}()
 			var wg sync.WaitGroup
 			pids := make([]int, tc.calls)
 			for i := range tc.calls {
@@ -265,6 +279,10 @@ func TestConcurrentInvocationsStartProcessesUpToTheMaximum(t *testing.T) {
 				})
 			}
 			wg.Wait()
+			close(stop)
+			if p := <-peak; p > tc.max {
+				t.Errorf("%d processes ran at once, more than the maximum %d", p, tc.max)
+			}
 			distinct := map[int]bool{}
 			for _, p := range pids {
 				distinct[p] = true
@@ -273,6 +291,17 @@ func TestConcurrentInvocationsStartProcessesUpToTheMaximum(t *testing.T) {
 				t.Errorf("stats %+v, %d distinct pids; want %d processes", s, len(distinct), tc.wantStarted)
 			}
 		})
+	}
+}
+
+func TestResponseTooLarge(t *testing.T) {
+	f := newFixture(t, runtimeapi.Config{})
+	fe := f.fail(t, map[string]any{"action": "big"})
+	if fe.Type != runtimeapi.ErrorTypeResponseTooLarge || !strings.Contains(fe.Message, "6291556 bytes") {
+		t.Errorf("error %+v, want Function.ResponseSizeTooLarge", fe)
+	}
+	if o := f.succeed(t, map[string]any{"action": "echo", "value": "small"}); o.Value != "small" {
+		t.Errorf("after the large response: %+v", o)
 	}
 }
 
@@ -328,6 +357,7 @@ func TestEnvironment(t *testing.T) {
 }
 
 func TestCloseLeavesNothingRunning(t *testing.T) {
+	goroutines := runtime.NumGoroutine()
 	var logBuf lockedBuffer
 	fn, err := runtimeapi.New(runtimeapi.Config{Binary: binary, FunctionName: "fn", Log: &logBuf})
 	if err != nil {
@@ -386,6 +416,42 @@ func TestCloseLeavesNothingRunning(t *testing.T) {
 	}
 	if _, err := fn.Invoke(context.Background(), []byte(`{"action":"echo"}`)); !errors.Is(err, runtimeapi.ErrClosed) {
 		t.Errorf("Invoke after Close: %v, want ErrClosed", err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > goroutines; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines after Close, %d before:\n%s", runtime.NumGoroutine(), goroutines, buf[:runtime.Stack(buf, true)])
+		}
+	}
+}
+
+func TestBuilderBuildsEachPackageOnce(t *testing.T) {
+	b := runtimeapi.NewBuilder("", t.TempDir())
+	paths := make([]string, 3)
+	var wg sync.WaitGroup
+	for i := range paths {
+		wg.Go(func() {
+			var err error
+			if paths[i], err = b.Build(context.Background(), testPackage); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	first, err := os.Stat(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := b.Build(context.Background(), testPackage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later, err := os.Stat(again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if paths[1] != paths[0] || paths[2] != paths[0] || again != paths[0] || !later.ModTime().Equal(first.ModTime()) {
+		t.Errorf("builds %v then %s (modified %v → %v), want one binary built once", paths, again, first.ModTime(), later.ModTime())
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
@@ -21,7 +22,7 @@ import (
 
 // Input says what the function does.
 type Input struct {
-	// Action is one of echo, fail, panic, context, env, exit, dynamo, sleep.
+	// Action is one of echo, fail, panic, context, env, exit, dynamo, sleep, big.
 	Action string `json:"action"`
 	// Value is echoed back, or is the exit code, or the variable to read.
 	Value string `json:"value,omitempty"`
@@ -91,6 +92,8 @@ func handle(ctx context.Context, in Input) (Output, error) {
 		out.Value = "put " + in.Value
 	case "sleep":
 		time.Sleep(in.Sleep)
+	case "big": // a response larger than Lambda accepts
+		out.Value = strings.Repeat("x", 7<<20)
 	default:
 		return out, fmt.Errorf("unknown action %q", in.Action)
 	}
