@@ -5,6 +5,12 @@
 // changes (and ticks its scheduled rules), and serves the Step Functions API on loopback so that
 // unmodified AWS SDK clients can drive it.
 //
+// A function without a registered handler but with a Go package (the import path Turnstile's Go
+// Lambda construct records in the turnstile:go-package metadata) runs unchanged: the stack builds
+// its main package from Options.ModuleDir and runs the binary through the Lambda Runtime API
+// (package runtimeapi), its AWS SDK clients pointed at the stack's DynamoDB and Step Functions
+// endpoints.
+//
 //	st, err := stack.Start(ctx, "cdk.out", stack.Options{
 //		TimeScale: 0.01,
 //		Seed:      1,

@@ -1,10 +1,13 @@
 package stack
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strings"
 
@@ -13,11 +16,14 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/emulator"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
+	"github.com/turnstile-sfn/turnstile/emulator/runtimeapi"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
+	"github.com/turnstile-sfn/turnstile/internal/metadata"
 )
 
 // ErrNoHandler is wrapped by the error Start returns when a state machine or a rule of the
-// template uses a Lambda function for which no handler was registered.
+// template uses a Lambda function that has neither a registered handler nor a Go package to
+// build and run through the Lambda Runtime API.
 var ErrNoHandler = errors.New("stack: no handler registered for a function the stack uses")
 
 // HandlerFactory builds the handler of one function of the template from its resolved
@@ -48,21 +54,28 @@ func handlerKey(fn template.Function, factories map[string]HandlerFactory) (stri
 }
 
 // bindFunctions registers a handler for every function that has a factory, with the
-// function's timeout and reserved concurrency, and fails when a function the stack uses (a
-// state machine's task or a rule's target) has none.
-func bindFunctions(reg *lambdafn.Registry, tmpl *template.Template, factories map[string]HandlerFactory, base HandlerEnv, seed uint64) error {
+// function's timeout and reserved concurrency; a function the stack uses (a state machine's task
+// or a rule's target) without a factory runs through the Lambda Runtime API when it has a Go
+// package, and fails the binding otherwise.
+func bindFunctions(ctx context.Context, reg *lambdafn.Registry, tmpl *template.Template, factories map[string]HandlerFactory, base HandlerEnv, seed uint64, runtimes *runtimeFunctions) error {
 	var unbound []string
 	for _, fn := range tmpl.Functions {
+		var h lambdafn.Handler
+		var err error
 		key, ok := handlerKey(fn, factories)
-		if !ok {
-			if used(tmpl, fn) {
-				unbound = append(unbound, describeFunction(fn))
-			}
+		switch {
+		case ok:
+			env := base
+			env.Rand = rand.New(rand.NewPCG(seed, hashString(fn.LogicalID)))
+			h, err = factories[key](fn, env)
+		case !used(tmpl, fn):
+			continue
+		case fn.GoPackage != "":
+			h, err = runtimes.handler(ctx, fn)
+		default:
+			unbound = append(unbound, describeFunction(fn))
 			continue
 		}
-		env := base
-		env.Rand = rand.New(rand.NewPCG(seed, hashString(fn.LogicalID)))
-		h, err := factories[key](fn, env)
 		if err != nil {
 			return fmt.Errorf("stack: build the handler of %s: %w", describeFunction(fn), err)
 		}
@@ -76,9 +89,63 @@ func bindFunctions(reg *lambdafn.Registry, tmpl *template.Template, factories ma
 	}
 	if len(unbound) > 0 {
 		sort.Strings(unbound)
-		return fmt.Errorf("%w: %s (register a HandlerFactory under the function's Go package or logical ID)", ErrNoHandler, strings.Join(unbound, "; "))
+		return fmt.Errorf("%w: %s (register a HandlerFactory under the function's Go package or logical ID, "+
+			"or record the Go import path of its main package in the %q metadata of the function)", ErrNoHandler, strings.Join(unbound, "; "), metadata.GoPackage)
 	}
 	return nil
+}
+
+// runtimeFunctions builds the Go packages of functions without a handler and runs them through
+// the Lambda Runtime API (see package runtimeapi), with the stack's local endpoints.
+type runtimeFunctions struct {
+	moduleDir string
+	log       io.Writer
+	region    string
+	endpoints runtimeapi.Endpoints
+
+	outDir    string // where the binaries are built; created by the first build
+	builder   *runtimeapi.Builder
+	functions []*runtimeapi.Function
+}
+
+// handler builds fn's Go package (once per package) and returns a handler that runs it.
+func (r *runtimeFunctions) handler(ctx context.Context, fn template.Function) (lambdafn.Handler, error) {
+	if r.builder == nil {
+		dir, err := os.MkdirTemp("", "turnstile-functions-")
+		if err != nil {
+			return nil, err
+		}
+		r.outDir, r.builder = dir, runtimeapi.NewBuilder(r.moduleDir, dir)
+	}
+	binary, err := r.builder.Build(ctx, fn.GoPackage)
+	if err != nil {
+		return nil, err
+	}
+	maxConcurrency := 0
+	if fn.ReservedConcurrency != nil && *fn.ReservedConcurrency > 0 {
+		maxConcurrency = *fn.ReservedConcurrency
+	}
+	f, err := runtimeapi.New(runtimeapi.Config{
+		Binary: binary, FunctionName: fn.Name, Handler: fn.Handler, Region: r.region, MemoryMB: fn.MemorySize,
+		Environment: fn.Environment, Endpoints: r.endpoints, MaxConcurrency: maxConcurrency, Log: r.log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.functions = append(r.functions, f)
+	return f.Handler(), nil
+}
+
+// close stops every function's processes and removes the built binaries.
+func (r *runtimeFunctions) close() error {
+	var errs []error
+	for _, f := range r.functions {
+		errs = append(errs, f.Close())
+	}
+	if r.outDir != "" {
+		errs = append(errs, os.RemoveAll(r.outDir))
+	}
+	return errors.Join(errs...)
 }
 
 // used reports whether a state machine definition or a rule target of the template names fn.

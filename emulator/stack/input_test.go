@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -46,17 +47,17 @@ func TestTargetInput(t *testing.T) {
 }
 
 func TestUsedFunctionsNeedHandlers(t *testing.T) {
-	used := template.Function{LogicalID: "Work", Name: "work-fn", ARN: "arn:aws:lambda:us-east-1:0:function:work-fn", GoPackage: "lambdas/dowork"}
+	used := template.Function{LogicalID: "Work", Name: "work-fn", ARN: "arn:aws:lambda:us-east-1:0:function:work-fn"}
 	unused := template.Function{LogicalID: "Other", Name: "other-fn", ARN: "arn:aws:lambda:us-east-1:0:function:other-fn"}
 	tmpl := &template.Template{
 		Functions:     []template.Function{used, unused},
 		StateMachines: []template.StateMachine{{Definition: `{"Parameters":{"FunctionName":"` + used.ARN + `"}}`}},
 	}
-	err := bindFunctions(nil, tmpl, nil, HandlerEnv{}, 1)
+	err := bindFunctions(context.Background(), nil, tmpl, nil, HandlerEnv{}, 1, &runtimeFunctions{})
 	if !errors.Is(err, ErrNoHandler) {
 		t.Fatalf("bindFunctions without handlers = %v, want ErrNoHandler", err)
 	}
-	for _, want := range []string{"function work-fn (logical ID Work, Go package lambdas/dowork)"} {
+	for _, want := range []string{"function work-fn (logical ID Work)", "turnstile:go-package"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not name %q", err, want)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"math/rand/v2"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
+	"github.com/turnstile-sfn/turnstile/emulator/runtimeapi"
 	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
@@ -34,8 +36,15 @@ type Options struct {
 	Seed uint64
 	// Handlers build the Go handlers of the stack's functions, keyed by the function's Go
 	// package (e.g. "lambdas/dowork") or its logical ID. A function the stack uses without a
-	// handler makes Start fail with ErrNoHandler.
+	// handler but with a Go package is built from ModuleDir and run through the Lambda Runtime
+	// API (see package runtimeapi); one with neither makes Start fail with ErrNoHandler.
 	Handlers map[string]HandlerFactory
+	// ModuleDir is the directory of the Go module (or workspace) the Go packages of functions
+	// without a handler are built from. Default: the working directory.
+	ModuleDir string
+	// FunctionLog receives the output of the functions run through the Lambda Runtime API, each
+	// line prefixed with the function's name. Default: os.Stderr.
+	FunctionLog io.Writer
 	// ToolsDir is where the pinned Node tooling (dynalite) is installed. Default: see
 	// dynalite.Options.
 	ToolsDir string
@@ -68,6 +77,7 @@ type Stack struct {
 	dynalite *dynalite.Server
 	proxy    *faultproxy.Proxy
 	api      *sfnapi.Server
+	runtimes *runtimeFunctions
 	ids      *eventbus.IDSource
 	logf     func(format string, args ...any)
 
@@ -134,7 +144,9 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		return nil, err
 	}
 	env := HandlerEnv{Clock: clock, StepFunctions: s.stepFunctionsClient(virtualTimeRetryer(opts.TimeScale)), DynamoDB: ddb}
-	if err := bindFunctions(s.Lambda, tmpl, opts.Handlers, env, opts.Seed); err != nil {
+	s.runtimes = &runtimeFunctions{moduleDir: opts.ModuleDir, log: opts.FunctionLog, region: tmpl.Region,
+		endpoints: runtimeapi.Endpoints{DynamoDB: s.proxy.URL(), StepFunctions: s.APIURL()}}
+	if err := bindFunctions(ctx, s.Lambda, tmpl, opts.Handlers, env, opts.Seed, s.runtimes); err != nil {
 		return nil, err
 	}
 	ddbIntegration, err := dynamo.New(s.proxy.URL())
@@ -202,8 +214,8 @@ func (s *Stack) recordDeadLetter(d eventbus.DeadLetter) {
 	s.deadLetters = append(s.deadLetters, d)
 }
 
-// Close stops the API, the schedules, the executions, the bus, the handlers and dynalite, in
-// that order, and returns what went wrong on the way.
+// Close stops the API, the schedules, the executions, the bus, the handlers (and the functions'
+// processes) and dynalite, in that order, and returns what went wrong on the way.
 func (s *Stack) Close() error {
 	s.cancel()
 	var errs []error
@@ -223,6 +235,9 @@ func (s *Stack) Close() error {
 	}
 	if s.Lambda != nil {
 		errs = append(errs, s.Lambda.Close(shutdown))
+	}
+	if s.runtimes != nil {
+		errs = append(errs, s.runtimes.close())
 	}
 	if s.proxy != nil {
 		errs = append(errs, s.proxy.Close())
