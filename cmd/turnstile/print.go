@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -17,12 +19,25 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	fmt.Fprintf(w, "\n%d executions through a semaphore of limit %d (seed %d, time scale %g; times are virtual)\n\n", r.Started, res.Limit, f.seed, f.timeScale)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	printReport(tw, r)
-	verdict := "ok"
-	if r.MaxConcurrentWork > res.Limit {
-		verdict = "OVER THE LIMIT"
+	verdict := func(n int) string {
+		if n > res.Limit {
+			return "OVER THE LIMIT"
+		}
+		return "ok"
 	}
-	fmt.Fprintf(tw, "Most inside the work at once\t%d of %d\t%s\n", r.MaxConcurrentWork, res.Limit, verdict)
-	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: total work / limit = %.1f s)\t\n", res.MakespanOverIdeal, res.IdealMakespanSeconds)
+	ideal := "total work / limit"
+	if byKey := r.MaxConcurrentWorkByKey; byKey != nil {
+		keys := slices.Sorted(maps.Keys(byKey))
+		most, parts := 0, make([]string, len(keys))
+		for i, k := range keys {
+			most, parts[i] = max(most, byKey[k]), fmt.Sprintf("%s %d", k, byKey[k])
+		}
+		fmt.Fprintf(tw, "Most inside the work at once\t%d of %d per key (%s); %d in all\t%s\n", most, res.Limit, strings.Join(parts, ", "), r.MaxConcurrentWork, verdict(most))
+		ideal = fmt.Sprintf("total work / (limit × %d keys)", len(keys))
+	} else {
+		fmt.Fprintf(tw, "Most inside the work at once\t%d of %d\t%s\n", r.MaxConcurrentWork, res.Limit, verdict(r.MaxConcurrentWork))
+	}
+	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: %s = %.1f s)\t\n", res.MakespanOverIdeal, ideal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
 	fmt.Fprintf(tw, "Undelivered events\t%d\t\n", res.DeadLetters)
 	if fc := res.Faults; fc.DynamoDB.Faults()+fc.EventsDropped+fc.EventsDuplicated > 0 {
