@@ -14,7 +14,7 @@
 //	st, err := stack.Start(ctx, "cdk.out", stack.Options{
 //		TimeScale: 0.01,
 //		Seed:      1,
-//		Handlers:  map[string]stack.HandlerFactory{"lambdas/dowork": doworkFactory},
+//		Handlers:  map[string]stack.HandlerFactory{"github.com/turnstile-sfn/turnstile/lambdas/dowork": doworkFactory},
 //	})
 //	if err != nil {
 //		return err

@@ -35,7 +35,7 @@ type Options struct {
 	// Seed seeds every random choice (names, jitter, the handlers' sources). Default: 0.
 	Seed uint64
 	// Handlers build the Go handlers of the stack's functions, keyed by the function's Go
-	// package (e.g. "lambdas/dowork") or its logical ID. A function the stack uses without a
+	// package import path (e.g. "github.com/turnstile-sfn/turnstile/lambdas/dowork") or its logical ID. A function the stack uses without a
 	// handler but with a Go package is built from ModuleDir and run through the Lambda Runtime
 	// API (see package runtimeapi); one with neither makes Start fail with ErrNoHandler.
 	Handlers map[string]HandlerFactory
