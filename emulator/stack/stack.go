@@ -34,9 +34,9 @@ type Options struct {
 	TimeScale float64
 	// Seed seeds every random choice (names, jitter, the handlers' sources). Default: 0.
 	Seed uint64
-	// Handlers build the Go handlers of the stack's functions, keyed by the function's Go
-	// package import path (e.g. "github.com/turnstile-sfn/turnstile/lambdas/dowork") or its logical ID. A function the stack uses without a
-	// handler but with a Go package is built from ModuleDir and run through the Lambda Runtime
+	// Handlers build the Go handlers of the stack's functions, keyed by the import path of the
+	// function's Go package (e.g. "github.com/turnstile-sfn/turnstile/lambdas/dowork") or its
+	// logical ID. A function the stack uses without a handler but with a Go package is built from ModuleDir and run through the Lambda Runtime
 	// API (see package runtimeapi); one with neither makes Start fail with ErrNoHandler.
 	Handlers map[string]HandlerFactory
 	// ModuleDir is the directory of the Go module (or workspace) the Go packages of functions
