@@ -18,7 +18,8 @@ const (
 // Options configures an Emulator. The zero value runs in real time with region us-east-1.
 type Options struct {
 	// Clock is the time source of every execution. Default: NewScaledClock(time.Now(), 1), real
-	// time. Use NewScaledClock(start, 0) for tests and benchmarks that must not sleep.
+	// time. Use a skipping clock (NewScaledClock(start, 0) or NewSkippingClock) for tests and
+	// benchmarks that must not sleep.
 	Clock *ScaledClock
 	// Seed seeds all randomness (generated names, task tokens, jitter, States.UUID,
 	// States.MathRandom), so that a run can be replayed. Default: 0, itself a fixed seed.
@@ -88,7 +89,7 @@ func New(opts Options) *Emulator {
 		clock:      opts.Clock,
 		baseCtx:    ctx,
 		cancelAll:  cancel,
-		status:     newStatusDispatcher(),
+		status:     newStatusDispatcher(opts.Clock.Hold),
 		rng:        rand.New(rand.NewPCG(opts.Seed, 0x7475726e7374696c)),
 		machines:   map[string]*stateMachine{},
 		executions: map[string]*execution{},

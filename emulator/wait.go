@@ -29,7 +29,7 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 	case w.seconds != nil:
 		return time.Duration(*w.seconds) * time.Second, nil
 	case w.timestamp != nil:
-		return w.timestamp.Sub(r.tl.now()), nil
+		return w.timestamp.Sub(r.now()), nil
 	case w.secondsPath != nil:
 		v, ok := w.secondsPath.get(effective, r.contextIfNeeded(s, w.secondsPath))
 		if !ok {
@@ -52,7 +52,7 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 		if !ok {
 			return 0, s.runtimeError(fmt.Sprintf("The TimestampPath parameter does not reference a valid ISO-8601 extended offset date-time format string: %s == %s", w.timestampPath.text, describeValue(v)))
 		}
-		return t.Sub(r.tl.now()), nil
+		return t.Sub(r.now()), nil
 	}
 }
 
