@@ -35,6 +35,9 @@ type Options struct {
 	// MaxClosedExecutions bounds memory: beyond it, the oldest closed executions are forgotten.
 	// Default: DefaultMaxClosedExecutions.
 	MaxClosedExecutions int
+	// Latency, when set, makes every state transition last a draw of LatencyStateTransition.
+	// Default: nil, transitions take no time.
+	Latency *Latency
 	// CrashAfter, a fault control for tests, is asked after every state of a flow completes
 	// (its exited event recorded), before the next state is entered; when it returns true the
 	// execution dies there: it ends ABORTED with ErrorCrash, publishes its status change like

@@ -78,6 +78,11 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 	if err := r.checkAlive(); err != nil {
 		return nil, "", err
 	}
+	if d := r.ex.em.opts.Latency.Draw(LatencyStateTransition); d > 0 {
+		if err := r.sleep(d); err != nil {
+			return nil, "", err
+		}
+	}
 	inputJSON := encodeJSON(input)
 	id, ok := r.emit(enteredEvent[n.typ], func(e *HistoryEvent) {
 		e.StateEnteredEventDetails = &StateEnteredEventDetails{Name: n.name, Input: inputJSON, InputDetails: untruncated()}

@@ -22,11 +22,16 @@ func (r *Registry) enqueue(inv *invocation) error {
 		return err
 	}
 	r.pending.add()
-	go func() {
+	background := func() {
 		defer r.work.done()
 		defer r.pending.done()
 		r.deliver(inv)
-	}()
+	}
+	if r.clock != nil {
+		r.clock.Go(background)
+	} else {
+		go background()
+	}
 	return nil
 }
 
@@ -35,7 +40,7 @@ func (r *Registry) enqueue(inv *invocation) error {
 // function's AsyncRetryAttempts after 1 then 2 minutes, and an event older than the function's
 // MaxEventAge is dropped. The registry closing drops it too.
 func (r *Registry) deliver(inv *invocation) {
-	queued := time.Now()
+	queued, queuedReal := r.now(), time.Now()
 	throttleDelay := firstThrottleDelay
 	failures := 0
 	for {
@@ -48,11 +53,11 @@ func (r *Registry) deliver(inv *invocation) {
 			wait = throttleDelay
 			throttleDelay = min(2*throttleDelay, maxThrottleDelay)
 		default:
-			done, err := r.start(inv, cfg)
+			res, err := r.runSync(r.base, inv, cfg)
 			if err != nil {
 				return
 			}
-			if res := <-done; !res.failed && res.serviceErr == nil {
+			if !res.failed && res.serviceErr == nil {
 				return
 			}
 			failures++
@@ -61,7 +66,7 @@ func (r *Registry) deliver(inv *invocation) {
 			}
 			wait = time.Duration(failures) * retryDelayStep
 		}
-		if !r.sleep(wait) || time.Since(queued) > r.scale(r.maxEventAge(inv.fn)) {
+		if !r.sleep(wait) || r.expired(queued, queuedReal, r.maxEventAge(inv.fn)) {
 			return
 		}
 	}
@@ -74,8 +79,21 @@ func (r *Registry) maxEventAge(fn *function) time.Duration {
 	return fn.config.maxEventAge
 }
 
-// sleep waits for the time-scaled duration d; it reports false when the registry closed first.
+// expired reports whether an event queued at queued (on the clock) or queuedReal (real time,
+// time-scaled) is older than maxAge.
+func (r *Registry) expired(queued, queuedReal time.Time, maxAge time.Duration) bool {
+	if r.clock != nil {
+		return r.now().Sub(queued) > maxAge
+	}
+	return time.Since(queuedReal) > r.scale(maxAge)
+}
+
+// sleep waits for d of the emulated world's time (on the clock, or time-scaled); it reports
+// false when the registry closed first.
 func (r *Registry) sleep(d time.Duration) bool {
+	if r.clock != nil {
+		return r.clock.Sleep(r.base, d) == nil
+	}
 	t := time.NewTimer(r.scale(d))
 	defer t.Stop()
 	select {

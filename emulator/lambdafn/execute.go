@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/turnstile-sfn/turnstile/emulator"
 )
 
 // result is how one run of a handler ended.
@@ -56,6 +57,49 @@ func (r *Registry) start(inv *invocation, cfg functionConfig) (<-chan result, er
 		out <- res
 	}()
 	return out, nil
+}
+
+// runOnClock runs an acquired invocation on the registry's clock, in the calling goroutine's
+// stead (which holds a busy token): after the invoke's latency, the handler runs on a goroutine of
+// its own with a virtual deadline, and the caller waits for it, for the deadline, or for ctx.
+// Like Lambda, it gives the concurrent execution back when the handler returns or times out; a
+// handler still running after its timeout is left to finish, its result discarded.
+func (r *Registry) runOnClock(ctx context.Context, inv *invocation, cfg functionConfig) (result, error) {
+	defer r.release(inv.fn)
+	if err := r.track(); err != nil {
+		return result{}, err
+	}
+	defer r.work.done()
+	if err := r.clock.Sleep(ctx, r.latency.Draw(emulator.LatencyLambdaInvoke)); err != nil {
+		return result{}, err
+	}
+	hctx, cancel := r.clock.WithTimeout(ctx, cfg.timeout)
+	defer cancel()
+	stop := context.AfterFunc(r.base, cancel) // the registry closing ends the handler
+	defer stop()
+	hctx = lambdacontext.NewContext(hctx, &lambdacontext.LambdaContext{
+		AwsRequestID:       inv.requestID,
+		InvokedFunctionArn: inv.arn,
+		ClientContext:      inv.clientContext,
+	})
+	done := make(chan result, 1)
+	finished := r.clock.NewSignal()
+	r.work.add()
+	r.clock.Go(func() {
+		defer r.work.done()
+		done <- run(hctx, inv.fn.handler, inv.payload)
+		finished.Fire()
+	})
+	if err := finished.Wait(hctx); err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return result{}, ctx.Err()
+		case r.base.Err() != nil:
+			return result{serviceErr: &ServiceError{Code: CodeService, Message: closedMessage, Err: ErrClosed}}, nil
+		}
+		return result{payload: r.timeoutDocument(inv.requestID, cfg), failed: true}, nil
+	}
+	return <-done, nil
 }
 
 // track records one more goroutine of the registry, unless the registry is closed.

@@ -129,22 +129,34 @@ func (r *Registry) invoke(ctx context.Context, in *InvokeInput, requestID string
 	if err != nil {
 		return nil, err
 	}
-	done, err := r.start(inv, cfg)
+	res, err := r.runSync(ctx, inv, cfg)
 	if err != nil {
 		return nil, err
 	}
+	if res.serviceErr != nil {
+		return nil, res.serviceErr
+	}
+	out := &InvokeOutput{StatusCode: http.StatusOK, ExecutedVersion: executedVersion(ref.Qualifier), Payload: res.payload, RequestID: inv.requestID}
+	if res.failed {
+		out.FunctionError = FunctionErrorUnhandled
+	}
+	return out, nil
+}
+
+// runSync runs an acquired invocation and waits for how it ended, or for ctx.
+func (r *Registry) runSync(ctx context.Context, inv *invocation, cfg functionConfig) (result, error) {
+	if r.clock != nil {
+		return r.runOnClock(ctx, inv, cfg)
+	}
+	done, err := r.start(inv, cfg)
+	if err != nil {
+		return result{}, err
+	}
 	select {
 	case res := <-done:
-		if res.serviceErr != nil {
-			return nil, res.serviceErr
-		}
-		out := &InvokeOutput{StatusCode: http.StatusOK, ExecutedVersion: executedVersion(ref.Qualifier), Payload: res.payload, RequestID: inv.requestID}
-		if res.failed {
-			out.FunctionError = FunctionErrorUnhandled
-		}
-		return out, nil
+		return res, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return result{}, ctx.Err()
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator"
 )
 
 // Defaults of a Registry.
@@ -28,6 +30,8 @@ type Registry struct {
 	timeScale       float64
 	minTimeout      time.Duration
 	now             func() time.Time
+	clock           emulator.Clock    // nil: the time scale applies
+	latency         *emulator.Latency // of each invoke; nil: none
 	ids             *idSource
 	base            context.Context // parent of every handler's context; done once closed
 	stop            context.CancelFunc
@@ -69,6 +73,21 @@ func WithAccount(account string) RegistryOption {
 // WithMinTimeout). Default: 1.
 func WithTimeScale(scale float64) RegistryOption {
 	return func(r *Registry) { r.timeScale = scale }
+}
+
+// WithClock puts the registry on the emulator's clock: function timeouts are virtual deadlines,
+// the delays between asynchronous retries and the age of asynchronous events are virtual, the
+// clock stamps responses, and each invocation holds a busy token (see emulator.Clock). It
+// replaces WithTimeScale, WithMinTimeout and WithNow. Default: none, real time scaled by the
+// time scale.
+func WithClock(c emulator.Clock) RegistryOption {
+	return func(r *Registry) { r.clock, r.now = c, c.Now }
+}
+
+// WithLatency makes every invoke last a draw of emulator.LatencyLambdaInvoke on the clock
+// before its handler runs; it needs WithClock. Default: none.
+func WithLatency(l *emulator.Latency) RegistryOption {
+	return func(r *Registry) { r.latency = l }
 }
 
 // WithMinTimeout sets the shortest wall-clock timeout a function gets once time-scaled.
