@@ -2,6 +2,7 @@ package faultproxy
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,7 @@ type Proxy struct {
 	dice     *dice
 	counts   counters
 	throttle string
+	delay    func(ctx context.Context) error
 	served   chan error
 }
 
@@ -60,6 +62,7 @@ func Start(target string, c Config) (*Proxy, error) {
 		}},
 		dice:     newDice(c),
 		throttle: c.throttleCode(),
+		delay:    c.Delay,
 		served:   make(chan error, 1),
 	}
 	p.server = &http.Server{Handler: http.HandlerFunc(p.serve), ReadHeaderTimeout: 10 * time.Second}
@@ -89,6 +92,12 @@ func (p *Proxy) Close() error {
 
 // serve handles one request according to its fate.
 func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
+	if p.delay != nil {
+		if err := p.delay(r.Context()); err != nil {
+			resetConnection(w)
+			return
+		}
+	}
 	p.counts.requests.Add(1)
 	fault := p.dice.roll(r.Header.Get(targetHeader))
 	p.counts.count(fault)

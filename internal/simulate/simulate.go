@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
@@ -15,14 +17,16 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 	"github.com/turnstile-sfn/turnstile/internal/chart"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
+	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
 )
 
-// Defaults of Scenario: the original demo, 15 s of work a hundred times at a time scale that
-// runs it in seconds.
+// Defaults of Scenario: the original demo, 15 s of work a hundred times, on a clock that skips
+// time (time scale 0), so that the run takes seconds and its figures do not depend on the
+// machine.
 const (
 	DefaultExecutions = 100
-	DefaultTimeScale  = 0.01
+	DefaultTimeScale  = 0
 )
 
 // ErrNoSemaphore is returned when the cloud assembly holds no semaphore state machine.
@@ -42,7 +46,8 @@ type Scenario struct {
 	Executions int
 	// StartConcurrency bounds the StartExecution calls in flight. Default: runner's.
 	StartConcurrency int
-	// TimeScale is real time per virtual second. Default: DefaultTimeScale.
+	// TimeScale is real time per virtual second, for watching a run; 0 skips time (see
+	// stack.Options.TimeScale). Default: DefaultTimeScale.
 	TimeScale float64
 	// Seed makes the run replayable. Default: 0.
 	Seed uint64
@@ -97,11 +102,66 @@ type Result struct {
 	TransitionsPerExecution float64 `json:"transitionsPerExecution"`
 	// Faults counts the faults injected.
 	Faults FaultCounts `json:"faults"`
+	// UnexpectedFailures counts, by error name, the executions that failed with an error the
+	// scenario did not ask for: anything but the demo work's injected WorkFailed (an emulator
+	// timeout such as Lambda.Unknown or States.Timeout, a Turnstile error such as
+	// Turnstile.AcquireTimeout). A good run has none.
+	UnexpectedFailures map[string]int `json:"unexpectedFailures,omitempty"`
 	// DynamoDBRequestsPerExecution is the DynamoDB requests per semaphore execution, counted
 	// at the server: the machines' tasks, the hand-off function, the cleanup and the
 	// reconciler, retries included.
 	DynamoDBRequestsPerExecution float64 `json:"dynamodbRequestsPerExecution"`
 }
+
+// expectedErrors are the error names a scenario's executions may fail with: the demo work's
+// injected failure (work.ErrorNameWorkFailed) when its failure rate is above 0, or any failure
+// for a cloud assembly the scenario did not build.
+func expectedErrors(sc Scenario) func(string) bool {
+	if sc.CDKOut != "" {
+		return func(string) bool { return true }
+	}
+	cfg := demo.DefaultConfig()
+	if sc.Demo != nil {
+		cfg = *sc.Demo
+	}
+	return func(name string) bool { return cfg.FailureRate > 0 && name == work.ErrorNameWorkFailed }
+}
+
+// unexpectedFailures keeps the failures whose error the scenario did not ask for.
+func unexpectedFailures(byError map[string]int, expected func(string) bool) map[string]int {
+	out := map[string]int{}
+	for name, n := range byError {
+		if !expected(name) {
+			out[name] = n
+		}
+	}
+	return out
+}
+
+// startGate passes the runner's calls on and releases a hold on the clock once the last
+// execution has started (or when opened early).
+type startGate struct {
+	runner.StepFunctions
+	mu      sync.Mutex
+	left    int
+	release func()
+}
+
+// StartExecution starts an execution and opens the gate after the last one.
+func (g *startGate) StartExecution(ctx context.Context, in *sfn.StartExecutionInput, opts ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error) {
+	out, err := g.StepFunctions.StartExecution(ctx, in, opts...)
+	g.mu.Lock()
+	g.left--
+	last := g.left <= 0
+	g.mu.Unlock()
+	if last {
+		g.open()
+	}
+	return out, err
+}
+
+// open releases the hold; later calls do nothing.
+func (g *startGate) open() { g.release() }
 
 // Violations lists the promises the run broke: more executions inside the work than the limit,
 // slots still held or executions still queued once everything settled, or waiters admitted
@@ -146,9 +206,6 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	began := time.Now()
 	if sc.Executions < 0 || sc.TimeScale < 0 || sc.StartConcurrency < 0 {
 		return nil, fmt.Errorf("%w: executions, start concurrency and time scale must not be negative", ErrInvalidScenario)
-	}
-	if sc.TimeScale == 0 {
-		sc.TimeScale = DefaultTimeScale
 	}
 	if f := sc.Faults; !(f.DropEvents >= 0 && f.DupEvents >= 0 && f.DropEvents+f.DupEvents <= 1) {
 		return nil, fmt.Errorf("%w: the fractions of events dropped (%g) and duplicated (%g) must be at least 0 and add up to at most 1", ErrInvalidScenario, f.DropEvents, f.DupEvents)
@@ -196,7 +253,11 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner.Runner{StepFunctions: st.StepFunctionsClient(), DynamoDB: ddb, Progress: sc.Progress}
+	// The clock stands still until every execution has started: they all start at one virtual
+	// instant, however long the machine takes to start them.
+	gate := &startGate{StepFunctions: st.StepFunctionsClient(), left: sc.Executions, release: st.Clock().Hold()}
+	defer gate.open()
+	r := &runner.Runner{StepFunctions: gate, DynamoDB: ddb, Progress: sc.Progress}
 	runBegan := time.Now()
 	report, err := r.Run(ctx, runner.Config{
 		StateMachineArn:  machine.ARN,
@@ -206,6 +267,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		LockTable:        table,
 		PollInterval:     runner.Duration(max(10*time.Millisecond, time.Duration(float64(time.Second)*sc.TimeScale))),
 	})
+	gate.open()
 	if err != nil {
 		return nil, err
 	}
@@ -215,6 +277,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Report: report, Limit: limit, StateMachineArn: machine.ARN, DeadLetters: len(st.DeadLetters())}
+	res.UnexpectedFailures = unexpectedFailures(report.FailedByError, expectedErrors(sc))
 	res.Faults = FaultCounts{DynamoDB: ddbStats, EventsDropped: events.Dropped(), EventsDuplicated: events.Duplicated()}
 	if n := float64(report.Started); n > 0 {
 		res.TransitionsPerExecution = report.TransitionsPerExecution + float64(helpers)/n
