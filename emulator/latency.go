@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -60,25 +62,36 @@ var latencyShapes = [latencyKinds]latencyShape{
 // their sources). Under a skipping clock the emulator's own processing costs no virtual time, so
 // the makespan and hand-off figures of a run come from this model and the work's sleeps. A nil
 // *Latency draws 0 for every call. It is safe for concurrent use.
+//
+// A draw depends on the seed, the kind, a key naming the call (the request, the flow and step)
+// and how many calls with that key came before, never on the order in which goroutines happen
+// to draw: calls made at one virtual instant by concurrent goroutines get the same latencies
+// in every run.
 type Latency struct {
-	mu  sync.Mutex
-	rng *rand.Rand
+	seed uint64
+	mu   sync.Mutex
+	seen map[string]uint64 // calls so far per kind and key
 }
 
 // NewLatency returns the latency model seeded with seed.
 func NewLatency(seed uint64) *Latency {
-	return &Latency{rng: rand.New(rand.NewPCG(seed, 0x6c6174656e6379))}
+	return &Latency{seed: seed, seen: map[string]uint64{}}
 }
 
-// Draw returns the latency of one call of the kind.
-func (l *Latency) Draw(kind LatencyKind) time.Duration {
+// Draw returns the latency of one call of the kind named by key.
+func (l *Latency) Draw(kind LatencyKind, key string) time.Duration {
 	if l == nil || kind < 0 || kind >= latencyKinds {
 		return 0
 	}
-	shape := latencyShapes[kind]
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%s", kind, key)
+	id := h.Sum64()
 	l.mu.Lock()
-	z := l.rng.NormFloat64()
+	n := l.seen[string(rune(kind))+key]
+	l.seen[string(rune(kind))+key] = n + 1
 	l.mu.Unlock()
+	z := rand.New(rand.NewPCG(l.seed^id, n)).NormFloat64()
+	shape := latencyShapes[kind]
 	d := time.Duration(float64(shape.median) * math.Exp(shape.sigma*z))
 	return min(max(d, 0), shape.max)
 }

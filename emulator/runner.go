@@ -19,6 +19,7 @@ type runner struct {
 	prev int64           // id of the flow's latest event
 	rng  *rand.Rand
 	key  string // the flow's path ("", "/branch0/iteration3", ...) for derived randomness
+	step int    // states this flow has entered, naming each transition's latency draw
 }
 
 // stateRun is one visit of a state.
@@ -78,7 +79,8 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 	if err := r.checkAlive(); err != nil {
 		return nil, "", err
 	}
-	if d := r.ex.em.opts.Latency.Draw(LatencyStateTransition); d > 0 {
+	r.step++
+	if d := r.ex.em.opts.Latency.Draw(LatencyStateTransition, fmt.Sprintf("%s#%d%s#%d", r.ex.arn, r.ex.redriveCountNow(), r.key, r.step)); d > 0 {
 		if err := r.sleep(d); err != nil {
 			return nil, "", err
 		}

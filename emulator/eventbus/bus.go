@@ -45,8 +45,9 @@ type Options struct {
 	// Clock paces delays and retries. Default: SystemClock().
 	Clock Clock
 	// Latency, when set, draws the delay of each delivery to a target (EventBridge's own
-	// latency), added to the policy's. Default: nil, no delay.
-	Latency func() time.Duration
+	// latency), added to the policy's; key names the delivery (its rule, target and event detail,
+	// not the event's random ID). Default: nil, no delay.
+	Latency func(key string) time.Duration
 	// Policy decides how each delivery is carried out. Default: DeliverOnce.
 	Policy DeliveryPolicy
 	// DeadLetters receives undeliverable events. Default: they are discarded.
@@ -62,7 +63,7 @@ type Options struct {
 // behaviour. It is safe for concurrent use.
 type Bus struct {
 	clock       Clock
-	latency     func() time.Duration
+	latency     func(key string) time.Duration
 	policy      DeliveryPolicy
 	deadLetters DeadLetterSink
 	backoff     *jitteredBackoff
@@ -279,7 +280,7 @@ func (b *Bus) deliver(ctx context.Context, d plannedDelivery, received time.Time
 		})
 	}
 	if b.latency != nil {
-		delay += b.latency()
+		delay += b.latency(d.RuleName + "\x00" + d.target.ID + "\x00" + string(d.Event.Detail))
 	}
 	if err := b.clock.Sleep(ctx, delay); err != nil {
 		deadLetter(ReasonBusClosed, 0, err)

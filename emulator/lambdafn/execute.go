@@ -70,7 +70,7 @@ func (r *Registry) runOnClock(ctx context.Context, inv *invocation, cfg function
 		return result{}, err
 	}
 	defer r.work.done()
-	if err := r.clock.Sleep(ctx, r.latency.Draw(emulator.LatencyLambdaInvoke)); err != nil {
+	if err := r.clock.Sleep(ctx, r.latency.Draw(emulator.LatencyLambdaInvoke, inv.arn+"\x00"+string(inv.payload))); err != nil {
 		return result{}, err
 	}
 	hctx, cancel := r.clock.WithTimeout(ctx, cfg.timeout)

@@ -1,6 +1,9 @@
 package stack
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"time"
 
@@ -29,13 +32,31 @@ func onClock(clock emulator.Clock, latency *emulator.Latency) func(http.Handler)
 			if r.Header.Get(lentTokenHeader) == "" {
 				release := clock.Hold()
 				defer release()
-			} else if err := clock.Sleep(r.Context(), latency.Draw(emulator.LatencyStepFunctionsAPI)); err != nil {
+			} else if err := clock.Sleep(r.Context(), latency.Draw(emulator.LatencyStepFunctionsAPI, requestKey(r))); err != nil {
 				http.Error(w, err.Error(), http.StatusServiceUnavailable)
 				return
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// requestKey names an AWS API request for the latency model: its operation and its JSON body
+// with object keys sorted (clients may write them in map order). It reads the body and puts it
+// back.
+func requestKey(r *http.Request) string {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return r.Header.Get("X-Amz-Target")
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var v any
+	if json.Unmarshal(body, &v) == nil {
+		if canonical, err := json.Marshal(v); err == nil {
+			body = canonical
+		}
+	}
+	return r.Header.Get("X-Amz-Target") + "\x00" + string(body)
 }
 
 // lendingClient is the HTTP client of the handlers' Step Functions client: it marks each request

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"math/rand/v2"
+	"net/http"
 	"sync"
 	"time"
 
@@ -51,6 +52,11 @@ type Options struct {
 	// DynamoDBFaults are injected into the DynamoDB requests of the stack's state machines and
 	// functions (a faultproxy in front of dynalite), for fault tests. Default: none.
 	DynamoDBFaults faultproxy.Config
+	// Held makes Start return with the clock held still (see emulator.Clock.Hold) until
+	// ReleaseHold: a driver that wants its executions to start at the stack's first virtual
+	// instant, however long it takes to start them, sets it; otherwise a skipping clock runs
+	// the stack's schedules ahead while nothing else happens. Default: false.
+	Held bool
 	// Logf receives diagnostics that have no caller to return to (a failed scheduled event).
 	// Default: log.Printf.
 	Logf func(format string, args ...any)
@@ -74,10 +80,11 @@ type Stack struct {
 	ids      *eventbus.IDSource
 	logf     func(format string, args ...any)
 
-	ctx        context.Context
-	cancel     context.CancelFunc
-	background sync.WaitGroup
-	clock      *emulator.ScaledClock
+	ctx         context.Context
+	cancel      context.CancelFunc
+	background  sync.WaitGroup
+	clock       *emulator.ScaledClock
+	releaseHold func()
 
 	deadMu      sync.Mutex
 	deadLetters []eventbus.DeadLetter
@@ -109,11 +116,15 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	}
 	clock := newClock(opts)
 	s.clock = clock
+	s.releaseHold = func() {}
+	if opts.Held {
+		s.releaseHold = clock.Hold()
+	}
 	latency := emulator.NewLatency(opts.Seed)
 	dbFaults := opts.DynamoDBFaults
-	dbFaults.Delay = func(ctx context.Context) error {
+	dbFaults.Delay = func(r *http.Request) error {
 		// The client's goroutine, blocked on this request, lends its busy token.
-		return clock.Sleep(ctx, latency.Draw(emulator.LatencyDynamoDB))
+		return clock.Sleep(r.Context(), latency.Draw(emulator.LatencyDynamoDB, requestKey(r)))
 	}
 	// The stack's own parts reach dynalite through a proxy that counts their requests (and
 	// injects DynamoDBFaults); observers use DynamoDBEndpoint directly.
@@ -166,7 +177,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		}
 	}
 
-	s.Bus = eventbus.New(eventbus.Options{Clock: clock, Latency: func() time.Duration { return latency.Draw(emulator.LatencyEventDelivery) }, Seed: opts.Seed, Policy: opts.EventPolicy, DeadLetters: s.recordDeadLetter})
+	s.Bus = eventbus.New(eventbus.Options{Clock: clock, Latency: func(key string) time.Duration { return latency.Draw(emulator.LatencyEventDelivery, key) }, Seed: opts.Seed, Policy: opts.EventPolicy, DeadLetters: s.recordDeadLetter})
 	if err := s.wireRules(); err != nil {
 		return nil, err
 	}
@@ -188,6 +199,9 @@ func (s *Stack) DynamoDBEndpoint() string { return s.dynalite.Endpoint() }
 // outside the stack (a test, a load driver): each of its requests holds the clock still while the
 // API serves it, and takes no modelled latency.
 func (s *Stack) StepFunctionsClient() *sfn.Client { return s.stepFunctionsClient(nil) }
+
+// ReleaseHold releases the hold on the clock that Options.Held took; later calls do nothing.
+func (s *Stack) ReleaseHold() { s.releaseHold() }
 
 // Clock returns the stack's clock. A driver that must act at one virtual instant (start many
 // executions at once) holds it still with Hold meanwhile.

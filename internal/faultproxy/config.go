@@ -1,9 +1,9 @@
 package faultproxy
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"net/http"
 )
 
 // ErrInvalidConfig reports a Config that Start cannot use.
@@ -22,9 +22,9 @@ const (
 // probabilities per selected request; their sum must not exceed 1.
 type Config struct {
 	// Delay, when set, is called as each request arrives, before its fate is drawn: the stack
-	// sleeps the latency of a DynamoDB request on the emulator's clock there. An error resets
-	// the connection. Default: nil.
-	Delay func(ctx context.Context) error `json:"-"`
+	// sleeps the latency of a DynamoDB request on the emulator's clock there (it may read the
+	// body if it puts it back). An error resets the connection. Default: nil.
+	Delay func(r *http.Request) error `json:"-"`
 	// Seed seeds the random source that decides each request's fate. Default: 0.
 	Seed uint64
 	// AppliedReplyLost is the fraction of requests forwarded and applied whose reply is then

@@ -2,7 +2,6 @@ package faultproxy
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -32,7 +31,7 @@ type Proxy struct {
 	dice     *dice
 	counts   counters
 	throttle string
-	delay    func(ctx context.Context) error
+	delay    func(r *http.Request) error
 	served   chan error
 }
 
@@ -93,7 +92,7 @@ func (p *Proxy) Close() error {
 // serve handles one request according to its fate.
 func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	if p.delay != nil {
-		if err := p.delay(r.Context()); err != nil {
+		if err := p.delay(r); err != nil {
 			resetConnection(w)
 			return
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/emulator"
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
@@ -108,8 +109,8 @@ type Result struct {
 	// Turnstile.AcquireTimeout). A good run has none.
 	UnexpectedFailures map[string]int `json:"unexpectedFailures,omitempty"`
 	// DynamoDBRequestsPerExecution is the DynamoDB requests per semaphore execution, counted
-	// at the server: the machines' tasks, the hand-off function, the cleanup and the
-	// reconciler, retries included.
+	// at the server until the last execution ended: the machines' tasks, the hand-off function,
+	// the cleanup and the reconciler, retries included.
 	DynamoDBRequestsPerExecution float64 `json:"dynamodbRequestsPerExecution"`
 }
 
@@ -138,8 +139,45 @@ func unexpectedFailures(byError map[string]int, expected func(string) bool) map[
 	return out
 }
 
-// startGate passes the runner's calls on and releases a hold on the clock once the last
-// execution has started (or when opened early).
+// endWatch takes the stack's DynamoDB counts at the virtual instant the last of the run's
+// executions ends: with a clock that skips time, the reconciler's sweeps after that instant
+// depend on how long the load driver takes to notice the end, not on the run.
+type endWatch struct {
+	mu       sync.Mutex
+	ended    map[string]bool
+	snapshot *faultproxy.Stats
+}
+
+// watchEnd starts watching the executions of machineArn until n of them have ended.
+func watchEnd(st *stack.Stack, machineArn string, n int) *endWatch {
+	w := &endWatch{ended: map[string]bool{}}
+	st.Emulator.OnStatusChange(func(c emulator.StatusChange) {
+		if c.StateMachineArn != machineArn || c.Status == emulator.StatusRunning {
+			return
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.ended[c.ExecutionArn] = true
+		if len(w.ended) == n && w.snapshot == nil {
+			stats := st.DynamoDBStats()
+			w.snapshot = &stats
+		}
+	})
+	return w
+}
+
+// stats returns the counts taken when the last execution ended, if it did.
+func (w *endWatch) stats() (faultproxy.Stats, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.snapshot == nil {
+		return faultproxy.Stats{}, false
+	}
+	return *w.snapshot, true
+}
+
+// startGate passes the runner's calls on and releases the stack's hold on the clock once the
+// last execution has started (or when opened early).
 type startGate struct {
 	runner.StepFunctions
 	mu      sync.Mutex
@@ -244,6 +282,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	events := eventbus.NewRandomFaults(sc.Seed, sc.Faults.DropEvents, sc.Faults.DupEvents, 0)
 	st, err := stack.Start(ctx, cdkOut, stack.Options{
 		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: Handlers(), DynamoDBFaults: dbFaults, EventPolicy: events,
+		Held: true, // until every execution has started: see startGate
 	})
 	if err != nil {
 		return nil, err
@@ -253,9 +292,10 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	ended := watchEnd(st, machine.ARN, sc.Executions)
 	// The clock stands still until every execution has started: they all start at one virtual
 	// instant, however long the machine takes to start them.
-	gate := &startGate{StepFunctions: st.StepFunctionsClient(), left: sc.Executions, release: st.Clock().Hold()}
+	gate := &startGate{StepFunctions: st.StepFunctionsClient(), left: sc.Executions, release: st.ReleaseHold}
 	defer gate.open()
 	r := &runner.Runner{StepFunctions: gate, DynamoDB: ddb, Progress: sc.Progress}
 	runBegan := time.Now()
@@ -271,7 +311,10 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ddbStats := st.DynamoDBStats()
+	ddbStats, ok := ended.stats()
+	if !ok {
+		ddbStats = st.DynamoDBStats()
+	}
 	helpers, err := helperTransitions(ctx, st, machine.ARN)
 	if err != nil {
 		return nil, err
