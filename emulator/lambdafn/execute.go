@@ -73,6 +73,7 @@ func (r *Registry) runOnClock(ctx context.Context, inv *invocation, cfg function
 	if err := r.clock.Sleep(ctx, r.latency.Draw(emulator.LatencyLambdaInvoke, inv.arn+"\x00"+string(inv.payload))); err != nil {
 		return result{}, err
 	}
+	deadline := r.clock.Now().Add(cfg.timeout)
 	hctx, cancel := r.clock.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
 	stop := context.AfterFunc(r.base, cancel) // the registry closing ends the handler
@@ -90,13 +91,14 @@ func (r *Registry) runOnClock(ctx context.Context, inv *invocation, cfg function
 		done <- run(hctx, inv.fn.handler, inv.payload)
 		finished.Fire()
 	})
-	if err := finished.Wait(hctx); err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return result{}, ctx.Err()
-		case r.base.Err() != nil:
-			return result{serviceErr: &ServiceError{Code: CodeService, Message: closedMessage, Err: ErrClosed}}, nil
-		}
+	err := finished.Wait(hctx)
+	switch {
+	case ctx.Err() != nil:
+		return result{}, ctx.Err()
+	case r.base.Err() != nil:
+		return result{serviceErr: &ServiceError{Code: CodeService, Message: closedMessage, Err: ErrClosed}}, nil
+	case err != nil || !r.clock.Now().Before(deadline):
+		// What a handler returns at its deadline (a sleep cut short) is lost to the timeout.
 		return result{payload: r.timeoutDocument(inv.requestID, cfg), failed: true}, nil
 	}
 	return <-done, nil
