@@ -6,8 +6,7 @@
 // unmodified AWS SDK clients can drive it.
 //
 //	st, err := stack.Start(ctx, "cdk.out", stack.Options{
-//		TimeScale: 0.01,
-//		Seed:      1,
+//		Seed:      1, // TimeScale 0: the clock skips time
 //		Handlers:  map[string]stack.HandlerFactory{"lambdas/dowork": doworkFactory},
 //	})
 //	if err != nil {
