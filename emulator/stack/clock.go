@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/emulator"
@@ -25,13 +26,17 @@ func newClock(opts Options) *emulator.ScaledClock {
 
 // onClock wraps the Step Functions API so that the clock sees its requests: a request from a
 // handler (lentTokenHeader) first takes the latency of a Step Functions API call, on the token
-// its caller lends; a request from outside holds a token of its own while it is served.
+// its caller lends; a request from outside that acts (StartExecution, StopExecution, SendTask*,
+// ...) holds a token of its own while it is served, and one that only reads (Describe*, List*,
+// Get*) none, so that an observer polling does not hold time still.
 func onClock(clock emulator.Clock, latency *emulator.Latency) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get(lentTokenHeader) == "" {
-				release := clock.Hold()
-				defer release()
+				if !readOnly(r) {
+					release := clock.Hold()
+					defer release()
+				}
 			} else if err := clock.Sleep(r.Context(), latency.Draw(emulator.LatencyStepFunctionsAPI, requestKey(r))); err != nil {
 				http.Error(w, err.Error(), http.StatusServiceUnavailable)
 				return
@@ -39,6 +44,12 @@ func onClock(clock emulator.Clock, latency *emulator.Latency) func(http.Handler)
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// readOnly reports whether a Step Functions API request only reads (Describe*, List*, Get*).
+func readOnly(r *http.Request) bool {
+	_, op, _ := strings.Cut(r.Header.Get("X-Amz-Target"), ".")
+	return strings.HasPrefix(op, "Describe") || strings.HasPrefix(op, "List") || strings.HasPrefix(op, "Get")
 }
 
 // requestKey names an AWS API request for the latency model: its operation and its JSON body

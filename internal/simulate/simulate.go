@@ -146,21 +146,29 @@ type endWatch struct {
 	mu       sync.Mutex
 	ended    map[string]bool
 	snapshot *faultproxy.Stats
+	all      chan struct{} // closed once every execution has ended
 }
 
-// watchEnd starts watching the executions of machineArn until n of them have ended.
-func watchEnd(st *stack.Stack, machineArn string, n int) *endWatch {
-	w := &endWatch{ended: map[string]bool{}}
+// watchEnd starts watching the executions of machineArn until n of them have ended, reporting
+// each end to progress (when not nil).
+func watchEnd(st *stack.Stack, machineArn string, n int, progress func(finished, total int)) *endWatch {
+	w := &endWatch{ended: map[string]bool{}, all: make(chan struct{})}
 	st.Emulator.OnStatusChange(func(c emulator.StatusChange) {
 		if c.StateMachineArn != machineArn || c.Status == emulator.StatusRunning {
 			return
 		}
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		w.ended[c.ExecutionArn] = true
+		if !w.ended[c.ExecutionArn] {
+			w.ended[c.ExecutionArn] = true
+			if progress != nil {
+				progress(len(w.ended), n)
+			}
+		}
 		if len(w.ended) == n && w.snapshot == nil {
 			stats := st.DynamoDBStats()
 			w.snapshot = &stats
+			close(w.all)
 		}
 	})
 	return w
@@ -177,12 +185,25 @@ func (w *endWatch) stats() (faultproxy.Stats, bool) {
 }
 
 // startGate passes the runner's calls on and releases the stack's hold on the clock once the
-// last execution has started (or when opened early).
+// last execution has started (or when opened early). It holds the runner's first
+// DescribeExecution until every execution has ended: polling thousands of executions while they
+// run would only take the machine's time from them.
 type startGate struct {
 	runner.StepFunctions
 	mu      sync.Mutex
 	left    int
 	release func()
+	ended   <-chan struct{}
+}
+
+// DescribeExecution describes an execution once every execution has ended.
+func (g *startGate) DescribeExecution(ctx context.Context, in *sfn.DescribeExecutionInput, opts ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error) {
+	select {
+	case <-g.ended:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return g.StepFunctions.DescribeExecution(ctx, in, opts...)
 }
 
 // StartExecution starts an execution and opens the gate after the last one.
@@ -292,12 +313,12 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ended := watchEnd(st, machine.ARN, sc.Executions)
+	ended := watchEnd(st, machine.ARN, sc.Executions, sc.Progress)
 	// The clock stands still until every execution has started: they all start at one virtual
 	// instant, however long the machine takes to start them.
-	gate := &startGate{StepFunctions: st.StepFunctionsClient(), left: sc.Executions, release: st.ReleaseHold}
+	gate := &startGate{StepFunctions: st.StepFunctionsClient(), left: sc.Executions, release: st.ReleaseHold, ended: ended.all}
 	defer gate.open()
-	r := &runner.Runner{StepFunctions: gate, DynamoDB: ddb, Progress: sc.Progress}
+	r := &runner.Runner{StepFunctions: gate, DynamoDB: ddb}
 	runBegan := time.Now()
 	report, err := r.Run(ctx, runner.Config{
 		StateMachineArn:  machine.ARN,
