@@ -104,9 +104,6 @@ func newClock(start time.Time, scale float64, seed uint64) *ScaledClock {
 // Scale returns the real duration of one virtual second, in seconds; 0 for a skipping clock.
 func (c *ScaledClock) Scale() float64 { return c.scale }
 
-// Skips reports whether the clock skips time (scale 0).
-func (c *ScaledClock) Skips() bool { return c.sched != nil }
-
 // Now returns the current virtual time.
 func (c *ScaledClock) Now() time.Time {
 	if c.sched != nil {
