@@ -245,3 +245,32 @@ func TestRealDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestLatencyDependsOnTheCallNotTheOrder(t *testing.T) {
+	a, b := NewLatency(3), NewLatency(3)
+	x1 := a.Draw(LatencyDynamoDB, "x")
+	y1 := a.Draw(LatencyDynamoDB, "y")
+	x2 := a.Draw(LatencyDynamoDB, "x")
+	// The other model draws in another order: the same calls get the same latencies.
+	if got := b.Draw(LatencyDynamoDB, "y"); got != y1 {
+		t.Errorf("y drawn first: %v, drawn second: %v", got, y1)
+	}
+	if got := b.Draw(LatencyDynamoDB, "x"); got != x1 {
+		t.Errorf("first x: %v, want %v", got, x1)
+	}
+	if got := b.Draw(LatencyDynamoDB, "x"); got != x2 {
+		t.Errorf("second x: %v, want %v", got, x2)
+	}
+	if x1 == x2 {
+		t.Errorf("two calls with one key drew the same latency %v", x1)
+	}
+	for range 1000 {
+		if d := a.Draw(LatencyEventDelivery, "e"); d <= 0 || d > 2*time.Second {
+			t.Fatalf("an event delivery took %v, outside (0, 2s]", d)
+		}
+	}
+	var none *Latency
+	if d := none.Draw(LatencyDynamoDB, "x"); d != 0 {
+		t.Errorf("a nil model drew %v, want 0", d)
+	}
+}

@@ -70,12 +70,12 @@ var latencyShapes = [latencyKinds]latencyShape{
 type Latency struct {
 	seed uint64
 	mu   sync.Mutex
-	seen map[string]uint64 // calls so far per kind and key
+	seen map[uint64]uint64 // calls so far per hash of kind and key
 }
 
 // NewLatency returns the latency model seeded with seed.
 func NewLatency(seed uint64) *Latency {
-	return &Latency{seed: seed, seen: map[string]uint64{}}
+	return &Latency{seed: seed, seen: map[uint64]uint64{}}
 }
 
 // Draw returns the latency of one call of the kind named by key.
@@ -87,8 +87,8 @@ func (l *Latency) Draw(kind LatencyKind, key string) time.Duration {
 	fmt.Fprintf(h, "%d\x00%s", kind, key)
 	id := h.Sum64()
 	l.mu.Lock()
-	n := l.seen[string(rune(kind))+key]
-	l.seen[string(rune(kind))+key] = n + 1
+	n := l.seen[id]
+	l.seen[id] = n + 1
 	l.mu.Unlock()
 	z := rand.New(rand.NewPCG(l.seed^id, n)).NormFloat64()
 	shape := latencyShapes[kind]
