@@ -153,9 +153,14 @@ func (c *ScaledClock) Sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-// WithTimeout returns ctx with the virtual deadline Now()+d; see Clock.WithTimeout.
+// WithTimeout returns ctx with the virtual deadline Now()+d; see Clock.WithTimeout. With a
+// scaled clock the context also has the real deadline that corresponds (ctx.Deadline), as a
+// Lambda handler's context has.
 func (c *ScaledClock) WithTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	dl := c.Now().Add(d)
+	if c.sched == nil {
+		return context.WithTimeout(withVirtualDeadline(ctx, dl), c.realDuration(d))
+	}
 	ctx, cancel := context.WithCancelCause(withVirtualDeadline(ctx, dl))
 	stop := c.alarm(dl, func() { cancel(context.DeadlineExceeded) })
 	return ctx, func() {

@@ -22,16 +22,11 @@ func (r *Registry) enqueue(inv *invocation) error {
 		return err
 	}
 	r.pending.add()
-	background := func() {
+	r.clock.Go(func() {
 		defer r.work.done()
 		defer r.pending.done()
 		r.deliver(inv)
-	}
-	if r.clock != nil {
-		r.clock.Go(background)
-	} else {
-		go background()
-	}
+	})
 	return nil
 }
 
@@ -40,7 +35,7 @@ func (r *Registry) enqueue(inv *invocation) error {
 // function's AsyncRetryAttempts after 1 then 2 minutes, and an event older than the function's
 // MaxEventAge is dropped. The registry closing drops it too.
 func (r *Registry) deliver(inv *invocation) {
-	queued, queuedReal := r.now(), time.Now()
+	queued := r.clock.Now()
 	throttleDelay := firstThrottleDelay
 	failures := 0
 	for {
@@ -66,7 +61,7 @@ func (r *Registry) deliver(inv *invocation) {
 			}
 			wait = time.Duration(failures) * retryDelayStep
 		}
-		if !r.sleep(wait) || r.expired(queued, queuedReal, r.maxEventAge(inv.fn)) {
+		if !r.sleep(wait) || r.clock.Now().Sub(queued) > r.maxEventAge(inv.fn) {
 			return
 		}
 	}
@@ -79,27 +74,7 @@ func (r *Registry) maxEventAge(fn *function) time.Duration {
 	return fn.config.maxEventAge
 }
 
-// expired reports whether an event queued at queued (on the clock) or queuedReal (real time,
-// time-scaled) is older than maxAge.
-func (r *Registry) expired(queued, queuedReal time.Time, maxAge time.Duration) bool {
-	if r.clock != nil {
-		return r.now().Sub(queued) > maxAge
-	}
-	return time.Since(queuedReal) > r.scale(maxAge)
-}
-
-// sleep waits for d of the emulated world's time (on the clock, or time-scaled); it reports
-// false when the registry closed first.
+// sleep waits for d on the clock; it reports false when the registry closed first.
 func (r *Registry) sleep(d time.Duration) bool {
-	if r.clock != nil {
-		return r.clock.Sleep(r.base, d) == nil
-	}
-	t := time.NewTimer(r.scale(d))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-r.base.Done():
-		return false
-	}
+	return r.clock.Sleep(r.base, d) == nil
 }

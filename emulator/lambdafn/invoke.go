@@ -143,23 +143,6 @@ func (r *Registry) invoke(ctx context.Context, in *InvokeInput, requestID string
 	return out, nil
 }
 
-// runSync runs an acquired invocation and waits for how it ended, or for ctx.
-func (r *Registry) runSync(ctx context.Context, inv *invocation, cfg functionConfig) (result, error) {
-	if r.clock != nil {
-		return r.runOnClock(ctx, inv, cfg)
-	}
-	done, err := r.start(inv, cfg)
-	if err != nil {
-		return result{}, err
-	}
-	select {
-	case res := <-done:
-		return res, nil
-	case <-ctx.Done():
-		return result{}, ctx.Err()
-	}
-}
-
 // invocation is one accepted invocation of a function.
 type invocation struct {
 	fn            *function
