@@ -110,7 +110,7 @@ func (em *Emulator) StartExecution(_ context.Context, stateMachineArn, name, inp
 	em.mu.Unlock()
 
 	ex.startRunLocked(nil)
-	ex.startDate = ex.run.tl.now()
+	ex.startDate = ex.em.clock.Now()
 	ex.appendLocked(0, ex.startDate, sfnapi.EventExecutionStarted, func(e *HistoryEvent) {
 		e.ExecutionStartedEventDetails = &sfnapi.ExecutionStartedEventDetails{Input: input, InputDetails: untruncated(), RoleArn: sm.roleArn}
 	})
@@ -232,6 +232,26 @@ func (em *Emulator) StopExecution(_ context.Context, executionArn, errName, caus
 // Wait blocks until the execution is no longer RUNNING (or ctx ends) and returns its
 // description. It is meant for tests and tools.
 func (em *Emulator) Wait(ctx context.Context, executionArn string) (ExecutionDescription, error) {
+	return em.waitFor(ctx, executionArn, func(ctx context.Context, ex *execution, run *executionRun) error {
+		select {
+		case <-run.done:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+}
+
+// awaitEnd is Wait for a goroutine of the emulator, which holds a busy token of the clock.
+func (em *Emulator) awaitEnd(ctx context.Context, executionArn string) (ExecutionDescription, error) {
+	return em.waitFor(ctx, executionArn, func(ctx context.Context, ex *execution, run *executionRun) error {
+		return ex.awaitRun(ctx, run)
+	})
+}
+
+// waitFor returns the execution's description once it is no longer running; block waits for
+// the end of a run.
+func (em *Emulator) waitFor(ctx context.Context, executionArn string, block func(context.Context, *execution, *executionRun) error) (ExecutionDescription, error) {
 	ex, err := em.execution(executionArn)
 	if err != nil {
 		return ExecutionDescription{}, err
@@ -244,10 +264,8 @@ func (em *Emulator) Wait(ctx context.Context, executionArn string) (ExecutionDes
 		if status != StatusRunning {
 			return d, nil
 		}
-		select {
-		case <-run.done:
-		case <-ctx.Done():
-			return ExecutionDescription{}, ctx.Err()
+		if err := block(ctx, ex, run); err != nil {
+			return ExecutionDescription{}, err
 		}
 	}
 }

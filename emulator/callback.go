@@ -12,6 +12,7 @@ import (
 type callbackWait struct {
 	ex        *execution
 	outcome   chan callbackOutcome // buffered: delivery never blocks
+	arrived   *Signal              // fired once the outcome is in the channel
 	heartbeat func()               // restarts the task's heartbeat countdown; nil without one
 }
 
@@ -63,6 +64,7 @@ func (em *Emulator) SendTaskSuccess(_ context.Context, token, output string) err
 	}
 	return em.deliver(token, func(w *callbackWait) bool {
 		w.outcome <- callbackOutcome{output: v}
+		w.arrived.Fire()
 		return true
 	})
 }
@@ -71,6 +73,7 @@ func (em *Emulator) SendTaskSuccess(_ context.Context, token, output string) err
 func (em *Emulator) SendTaskFailure(_ context.Context, token, errName, cause string) error {
 	return em.deliver(token, func(w *callbackWait) bool {
 		w.outcome <- callbackOutcome{failure: &failure{name: errName, cause: cause}}
+		w.arrived.Fire()
 		return true
 	})
 }

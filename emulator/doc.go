@@ -12,8 +12,10 @@
 // rejected at creation with an error wrapping asl.ErrUnsupported.
 //
 // Time is virtual: a ScaledClock runs it at 1/scale of real time, so that a 15-second task takes
-// 150 ms at scale 0.01, and at scale 0 waits take no time at all. All randomness comes from
-// Options.Seed, so a run can be replayed.
+// 150 ms at scale 0.01; at scale 0 it skips time, moving only when nothing is in flight and then
+// jumping to the next due timer, so that waits take no real time and a run's timings do not
+// depend on the machine (see Clock for the busy tokens this rests on, and Latency for the time
+// AWS calls take then). All randomness comes from Options.Seed, so a run can be replayed.
 //
 // Where AWS's recorded behaviour and its documentation differ, the emulator follows the
 // recordings: a missed heartbeat fails the task with States.Timeout (which a retrier or catcher

@@ -18,7 +18,8 @@ const (
 // Options configures an Emulator. The zero value runs in real time with region us-east-1.
 type Options struct {
 	// Clock is the time source of every execution. Default: NewScaledClock(time.Now(), 1), real
-	// time. Use NewScaledClock(start, 0) for tests and benchmarks that must not sleep.
+	// time. Use a skipping clock (NewScaledClock(start, 0) or NewSkippingClock) for tests and
+	// benchmarks that must not sleep.
 	Clock *ScaledClock
 	// Seed seeds all randomness (generated names, task tokens, jitter, States.UUID,
 	// States.MathRandom), so that a run can be replayed. Default: 0, itself a fixed seed.
@@ -34,6 +35,9 @@ type Options struct {
 	// MaxClosedExecutions bounds memory: beyond it, the oldest closed executions are forgotten.
 	// Default: DefaultMaxClosedExecutions.
 	MaxClosedExecutions int
+	// Latency, when set, makes every state transition last a draw of LatencyStateTransition.
+	// Default: nil, transitions take no time.
+	Latency *Latency
 	// CrashAfter, a fault control for tests, is asked after every state of a flow completes
 	// (its exited event recorded), before the next state is entered; when it returns true the
 	// execution dies there: it ends ABORTED with ErrorCrash, publishes its status change like
@@ -88,7 +92,7 @@ func New(opts Options) *Emulator {
 		clock:      opts.Clock,
 		baseCtx:    ctx,
 		cancelAll:  cancel,
-		status:     newStatusDispatcher(),
+		status:     newStatusDispatcher(opts.Clock.Hold),
 		rng:        rand.New(rand.NewPCG(opts.Seed, 0x7475726e7374696c)),
 		machines:   map[string]*stateMachine{},
 		executions: map[string]*execution{},

@@ -51,10 +51,10 @@ type execution struct {
 type executionRun struct {
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
-	tl        *timeline
 	deadline  *time.Time // virtual execution deadline (TimeoutSeconds)
 	stopAlarm func() bool
 	done      chan struct{}
+	waiters   []*Signal // goroutines of the emulator waiting for the run to end
 }
 
 // terminal describes how a run ends.
@@ -106,8 +106,8 @@ func (ex *execution) appendLocked(prev int64, at time.Time, typ sfnapi.HistoryEv
 	return ev.ID
 }
 
-// now returns the virtual time of the current run's main flow.
-func (ex *execution) now() time.Time { return ex.run.tl.now() }
+// now returns the current virtual time.
+func (ex *execution) now() time.Time { return ex.em.clock.Now() }
 
 // finish ends the current run with a terminal status, unless it has already ended: it records
 // the terminal event, seals the history, stops every flow of the run and notifies listeners.
@@ -160,6 +160,7 @@ func (ex *execution) finish(t terminal) bool {
 	}
 	if t.reason != nil {
 		run.cancel(t.reason)
+		ex.em.clock.interrupt()
 	}
 	ex.em.noteClosed(ex.arn)
 	return true
@@ -218,29 +219,48 @@ func (ex *execution) statusChangeLocked() StatusChange {
 // StartAt). ex.mu must be held, and em.begin must have counted the run's goroutine.
 func (ex *execution) startRunLocked(resume *checkpoint) {
 	ctx, cancel := context.WithCancelCause(ex.em.baseCtx)
-	tl := ex.em.clock.newTimeline()
-	if n := len(ex.events); n > 0 {
-		// At scale 0 the previous run may have slept past the clock: time never goes back.
-		tl.join(ex.events[n-1].Timestamp.Time)
-	}
-	run := &executionRun{ctx: tl.with(ctx), cancel: cancel, tl: tl, done: make(chan struct{})}
+	run := &executionRun{ctx: ctx, cancel: cancel, done: make(chan struct{})}
 	if ts := ex.sm.model.TimeoutSeconds; ts != nil {
-		dl := tl.now().Add(time.Duration(*ts) * time.Second)
+		dl := ex.em.clock.Now().Add(time.Duration(*ts) * time.Second)
 		run.deadline = &dl
 		run.ctx = withVirtualDeadline(run.ctx, dl)
-		run.stopAlarm = tl.alarm(dl, func() {
+		run.stopAlarm = ex.em.clock.alarm(dl, func() {
 			ex.finish(terminal{status: StatusTimedOut, errName: asl.ErrorTimeout, reason: errTimedOut})
 		})
 	}
 	ex.run = run
-	go ex.runGoroutine(run, resume)
+	ex.em.clock.Go(func() { ex.runGoroutine(run, resume) })
+}
+
+// awaitRun blocks a goroutine of the emulator (holding a busy token) until the run ends or ctx
+// does.
+func (ex *execution) awaitRun(ctx context.Context, run *executionRun) error {
+	sig := ex.em.clock.NewSignal()
+	ex.mu.Lock()
+	select {
+	case <-run.done:
+		sig.Fire()
+	default:
+		run.waiters = append(run.waiters, sig)
+	}
+	ex.mu.Unlock()
+	return sig.Wait(ctx)
 }
 
 // runGoroutine interprets the machine for one run and records how it ended.
 func (ex *execution) runGoroutine(run *executionRun, resume *checkpoint) {
 	defer ex.em.wg.Done()
-	defer close(run.done)
-	r := &runner{ex: ex, run: run, ctx: run.ctx, tl: run.tl, rng: derivedRand(ex.em.opts.Seed, fmt.Sprintf("%s#%d", ex.arn, ex.redriveCountNow())), key: ""}
+	defer func() {
+		ex.mu.Lock()
+		close(run.done)
+		waiters := run.waiters
+		run.waiters = nil
+		ex.mu.Unlock()
+		for _, w := range waiters {
+			w.Fire()
+		}
+	}()
+	r := &runner{ex: ex, run: run, ctx: run.ctx, rng: derivedRand(ex.em.opts.Seed, fmt.Sprintf("%s#%d", ex.arn, ex.redriveCountNow())), key: ""}
 	out, err := r.runGraph(ex.sm.root, ex.input, resume)
 	var checkpoint *checkpoint
 	switch e := err.(type) {

@@ -36,7 +36,8 @@ type Integration interface {
 	// error: an *asl.Error carries the error name and cause AWS would report (e.g.
 	// "DynamoDB.ConditionalCheckFailedException"); any other error fails the task with
 	// States.TaskFailed. ctx ends when the task times out or the execution stops; it carries the
-	// execution's virtual time, so sleep with Clock.Sleep(ctx, d).
+	// task's virtual deadline, so sleep with Clock.Sleep(ctx, d). Invoke runs on a goroutine
+	// holding a busy token of the clock: a goroutine it starts must get its own (Clock.Go).
 	Invoke(ctx context.Context, call *TaskCall) (any, error)
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
@@ -40,7 +39,7 @@ func (r *runner) parallel(s *stateRun, input any, resume []*branchCheckpoint) (a
 		// *Succeeded events, does not advance the chain: ParallelStateExited also follows the
 		// branches' last event (AWS's recorded test_parallel_state history: Succeeded #18 and
 		// Exited #19 both after #17).
-		if _, ok := r.ex.emit(r.prev, r.tl.now(), sfnapi.EventParallelStateSucceeded, nil); !ok {
+		if _, ok := r.ex.emit(r.prev, r.now(), sfnapi.EventParallelStateSucceeded, nil); !ok {
 			return nil, r.interrupted()
 		}
 		selected, err := r.applyResultSelector(s, outputs)
@@ -70,75 +69,96 @@ type flowResult struct {
 	output any
 	err    error
 	ran    bool
-	end    time.Time
 	last   int64 // id of the flow's last event
 }
 
 // runFlows runs the flows concurrently (at most fs.limit at once; 0 means no limit) and returns
 // their outputs in order. The first failure cancels the other flows and is returned with a
 // checkpoint of every flow, so that a redrive reruns only the unfinished ones. Flows already
-// done in a previous run (fs.resume) are not run again.
+// done in a previous run (fs.resume) are not run again. Each flow that ends starts the next one
+// waiting for a slot, and the last one wakes this flow, so that the clock sees no idle moment.
 func (r *runner) runFlows(s *stateRun, rawInput any, fs flowSet) ([]any, error) {
 	ctx, cancel := context.WithCancelCause(r.ctx)
 	defer cancel(errEnded)
+	clock := r.ex.em.clock
 	results := make([]flowResult, fs.n)
-	var (
-		wg    sync.WaitGroup
-		once  sync.Once
-		first *failure // the first flow to fail
-	)
-	limit := fs.limit
-	if limit <= 0 || limit > fs.n {
-		limit = fs.n
-	}
-	slots := make(chan struct{}, max(limit, 1))
+	var pending []int
 	for i := 0; i < fs.n; i++ {
-		var prior *branchCheckpoint
-		if i < len(fs.resume) && fs.resume[i] != nil {
-			prior = fs.resume[i]
-		}
-		if prior != nil && prior.done {
-			results[i] = flowResult{output: prior.output, ran: true}
+		if i < len(fs.resume) && fs.resume[i] != nil && fs.resume[i].done {
+			results[i] = flowResult{output: fs.resume[i].output, ran: true}
 			continue
 		}
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
+		pending = append(pending, i)
+	}
+	var (
+		mu      sync.Mutex
+		next    int      // index in pending of the next flow to start
+		running = 1      // the flows running, and this one until it has started the first ones
+		first   *failure // the first flow to fail
+	)
+	allDone := clock.NewSignal()
+	var startNext func() bool
+	runOne := func(i int) {
 		br := r.fork(ctx, fmt.Sprintf(fs.keyFormat, s.node.name, i), fs.parentID)
 		var from *checkpoint
-		if prior != nil {
-			from = prior.resume
+		if i < len(fs.resume) && fs.resume[i] != nil {
+			from = fs.resume[i].resume
 		}
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			defer func() { <-slots }()
-			out, err := fs.run(br, i, from)
-			results[i] = flowResult{output: out, err: err, ran: true, end: br.tl.now(), last: br.prev}
-			var f *failure
-			if errors.As(err, &f) {
-				once.Do(func() {
-					first = f
-					cancel(errSiblingFailed)
-				})
-			}
-		}(i)
+		out, err := fs.run(br, i, from)
+		var f *failure
+		failed := errors.As(err, &f)
+		mu.Lock()
+		results[i] = flowResult{output: out, err: err, ran: true, last: br.prev}
+		if failed && first == nil {
+			first = f
+			mu.Unlock()
+			cancel(errSiblingFailed)
+			clock.interrupt()
+		} else {
+			mu.Unlock()
+		}
+		startNext()
+		mu.Lock()
+		running--
+		last := running == 0
+		mu.Unlock()
+		if last {
+			allDone.Fire()
+		}
 	}
-	wg.Wait()
+	startNext = func() bool {
+		mu.Lock()
+		if next >= len(pending) || ctx.Err() != nil {
+			mu.Unlock()
+			return false
+		}
+		i := pending[next]
+		next++
+		running++
+		mu.Unlock()
+		clock.Go(func() { runOne(i) })
+		return true
+	}
+	limit := fs.limit
+	if limit <= 0 || limit > len(pending) {
+		limit = len(pending)
+	}
+	for started := 0; started < limit && startNext(); started++ {
+	}
+	mu.Lock()
+	running--
+	wait := running > 0
+	mu.Unlock()
+	if wait {
+		_ = allDone.Wait(context.Background())
+	}
 	// Each flow has its own chain of previousEventId; the state's next event follows the last
 	// event of its own flows, not an event a sibling branch of an enclosing Parallel recorded
 	// meanwhile.
 	outputs := make([]any, fs.n)
 	for i, res := range results {
-		r.prev = max(r.prev, res.last)
 		outputs[i] = res.output
-		if !res.end.IsZero() {
-			r.tl.join(res.end)
-		}
+		r.prev = max(r.prev, res.last)
 	}
 	stopped := context.Cause(r.ctx) != nil // the whole run is ending
 	if first == nil && !stopped {

@@ -83,7 +83,7 @@ func (em *Emulator) RedriveExecution(ctx context.Context, executionArn string) (
 	ex.resume = nil
 	ex.startRunLocked(resume)
 	started = true
-	ex.redriveDate = ex.run.tl.now()
+	ex.redriveDate = ex.em.clock.Now()
 	ex.appendLocked(int64(len(ex.events)), ex.redriveDate, sfnapi.EventExecutionRedriven, func(e *HistoryEvent) {
 		e.ExecutionRedrivenEventDetails = &sfnapi.ExecutionRedrivenEventDetails{RedriveCount: int32(ex.redriveCount)}
 	})

@@ -18,10 +18,10 @@ type runner struct {
 	ex   *execution
 	run  *executionRun
 	ctx  context.Context // ends when the flow must stop (cause: an interruption reason)
-	tl   *timeline
-	prev int64 // id of the flow's latest event
+	prev int64           // id of the flow's latest event
 	rng  *rand.Rand
 	key  string // the flow's path ("", "/branch0/iteration3", ...) for derived randomness
+	step int    // states this flow has entered, naming each transition's latency draw
 }
 
 // stateRun is one visit of a state.
@@ -81,6 +81,12 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 	if err := r.checkAlive(); err != nil {
 		return nil, "", err
 	}
+	r.step++
+	if d := r.ex.em.opts.Latency.Draw(LatencyStateTransition, fmt.Sprintf("%s#%d%s#%d", r.ex.arn, r.ex.redriveCountNow(), r.key, r.step)); d > 0 {
+		if err := r.sleep(d); err != nil {
+			return nil, "", err
+		}
+	}
 	inputJSON := encodeJSON(input)
 	id, ok := r.emit(enteredEvent[n.typ], func(e *HistoryEvent) {
 		e.StateEnteredEventDetails = &sfnapi.StateEnteredEventDetails{Name: n.name, Input: inputJSON, InputDetails: untruncated()}
@@ -88,7 +94,7 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 	if !ok {
 		return nil, "", r.interrupted()
 	}
-	s := &stateRun{node: n, enteredID: id, enteredTime: r.tl.now()}
+	s := &stateRun{node: n, enteredID: id, enteredTime: r.now()}
 	var (
 		out  any
 		next = n.next
@@ -132,7 +138,7 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 
 // emit records an event of this flow.
 func (r *runner) emit(typ sfnapi.HistoryEventType, fill func(*HistoryEvent)) (int64, bool) {
-	id, ok := r.ex.emit(r.prev, r.tl.now(), typ, fill)
+	id, ok := r.ex.emit(r.prev, r.now(), typ, fill)
 	if ok {
 		r.prev = id
 	}
@@ -140,7 +146,7 @@ func (r *runner) emit(typ sfnapi.HistoryEventType, fill func(*HistoryEvent)) (in
 }
 
 // checkAlive returns an interruption when the flow must stop: the run ended or was stopped, or
-// (at time scale 0) its virtual time passed the execution's deadline.
+// virtual time passed the execution's deadline.
 func (r *runner) checkAlive() error {
 	if context.Cause(r.ctx) != nil {
 		return r.interrupted()
@@ -155,7 +161,7 @@ func (r *runner) checkAlive() error {
 // TimeoutSeconds.
 func (r *runner) pastExecutionDeadline() bool {
 	dl := r.run.deadline
-	return dl != nil && !r.tl.now().Before(*dl)
+	return dl != nil && !r.now().Before(*dl)
 }
 
 // interrupted returns the interruption of a flow whose context ended.
@@ -181,9 +187,12 @@ func (r *runner) timedOut() error {
 	return &interruption{reason: errTimedOut}
 }
 
-// sleep waits for d of virtual time on the flow's timeline.
+// now returns the current virtual time.
+func (r *runner) now() time.Time { return r.ex.em.clock.Now() }
+
+// sleep waits for d of virtual time.
 func (r *runner) sleep(d time.Duration) error {
-	err := r.tl.sleep(r.ctx, d)
+	err := r.ex.em.clock.Sleep(r.ctx, d)
 	switch {
 	case err == nil:
 		return nil
@@ -196,9 +205,8 @@ func (r *runner) sleep(d time.Duration) error {
 
 // fork returns a runner for a branch or iteration of this flow, whose context ends with ctx.
 func (r *runner) fork(ctx context.Context, key string, prev int64) *runner {
-	tl := r.tl.fork()
 	return &runner{
-		ex: r.ex, run: r.run, ctx: tl.with(ctx), tl: tl, prev: prev,
+		ex: r.ex, run: r.run, ctx: ctx, prev: prev,
 		rng: derivedRand(r.ex.em.opts.Seed, r.ex.arn+r.key+key), key: r.key + key,
 	}
 }

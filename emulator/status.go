@@ -30,14 +30,21 @@ type StatusChange struct {
 type statusDispatcher struct {
 	mu        sync.Mutex
 	listeners []func(StatusChange)
-	queue     []StatusChange
+	queue     []queuedChange
+	hold      func() (release func()) // the clock's Hold: a queued change is work in flight
 	wake      chan struct{}
 	done      chan struct{}
 	closing   bool
 }
 
-func newStatusDispatcher() *statusDispatcher {
-	d := &statusDispatcher{wake: make(chan struct{}, 1), done: make(chan struct{})}
+// queuedChange is a change waiting for delivery, with the busy token it holds meanwhile.
+type queuedChange struct {
+	change  StatusChange
+	release func()
+}
+
+func newStatusDispatcher(hold func() (release func())) *statusDispatcher {
+	d := &statusDispatcher{wake: make(chan struct{}, 1), done: make(chan struct{}), hold: hold}
 	go d.loop()
 	return d
 }
@@ -55,7 +62,7 @@ func (d *statusDispatcher) publish(c StatusChange) {
 		d.mu.Unlock()
 		return
 	}
-	d.queue = append(d.queue, c)
+	d.queue = append(d.queue, queuedChange{change: c, release: d.hold()})
 	d.mu.Unlock()
 	select {
 	case d.wake <- struct{}{}:
@@ -72,8 +79,9 @@ func (d *statusDispatcher) loop() {
 		d.mu.Unlock()
 		for _, c := range batch {
 			for _, f := range listeners {
-				f(c)
+				f(c.change)
 			}
+			c.release()
 		}
 		if len(batch) > 0 {
 			continue

@@ -73,14 +73,11 @@ func (i *stepFunctionsIntegration) startExecution(ctx context.Context, call *Tas
 	if call.Pattern != PatternSync && call.Pattern != PatternSync2 {
 		return map[string]any{"ExecutionArn": started.ExecutionArn, "StartDate": epochMillis(started.StartDate)}, nil
 	}
-	done, err := i.em.Wait(ctx, started.ExecutionArn)
+	done, err := i.em.awaitEnd(ctx, started.ExecutionArn)
 	if err != nil {
 		// The parent task timed out or stopped: the child is stopped with it.
 		_, _ = i.em.StopExecution(context.Background(), started.ExecutionArn, "States.Aborted", "The parent execution's task ended")
 		return nil, err
-	}
-	if tl, ok := ctx.Value(timelineKey{}).(*timeline); ok && done.StopDate != nil {
-		tl.join(*done.StopDate) // at scale 0, the parent waited as long as the child ran
 	}
 	out := describeOutput(done, call.Pattern == PatternSync2)
 	if done.Status != StatusSucceeded {

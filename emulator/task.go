@@ -91,9 +91,9 @@ func (r *runner) taskAttempt(s *stateRun, effective any) (any, error) {
 	defer cancel(errEnded)
 	var deadline time.Time
 	if limits.timeout > 0 {
-		deadline = r.tl.now().Add(time.Duration(limits.timeout) * time.Second)
+		deadline = r.now().Add(time.Duration(limits.timeout) * time.Second)
 		ctx = withVirtualDeadline(ctx, deadline)
-		stop := r.tl.alarm(deadline, func() { cancel(errStateTimeout) })
+		stop := r.ex.em.clock.alarm(deadline, func() { cancel(errStateTimeout) })
 		defer stop()
 	}
 	call := &TaskCall{
@@ -102,13 +102,13 @@ func (r *runner) taskAttempt(s *stateRun, effective any) (any, error) {
 		Region: r.ex.em.opts.Region, Account: r.ex.em.opts.Account,
 	}
 	if limits.heartbeat > 0 {
-		hb := newHeartbeat(r.tl, time.Duration(limits.heartbeat)*time.Second, func() { cancel(errHeartbeatLost) })
+		hb := newHeartbeat(r.ex.em.clock, time.Duration(limits.heartbeat)*time.Second, func() { cancel(errHeartbeatLost) })
 		defer hb.stop()
 		call.heartbeat = hb.beat
 	}
 	var wait *callbackWait
 	if s.taskToken != "" {
-		wait = &callbackWait{ex: r.ex, outcome: make(chan callbackOutcome, 1), heartbeat: call.heartbeat}
+		wait = &callbackWait{ex: r.ex, outcome: make(chan callbackOutcome, 1), arrived: r.ex.em.clock.NewSignal(), heartbeat: call.heartbeat}
 		defer r.ex.em.awaitToken(s.taskToken, wait)()
 	}
 
@@ -124,15 +124,14 @@ func (r *runner) taskAttempt(s *stateRun, effective any) (any, error) {
 
 // awaitCallback waits for the token's outcome or the end of the task's context.
 func awaitCallback(ctx context.Context, w *callbackWait) (any, error) {
-	select {
-	case o := <-w.outcome:
-		if o.failure != nil {
-			return nil, o.failure
-		}
-		return o.output, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := w.arrived.Wait(ctx); err != nil {
+		return nil, err
 	}
+	o := <-w.outcome
+	if o.failure != nil {
+		return nil, o.failure
+	}
+	return o.output, nil
 }
 
 // taskOutcome classifies the end of an attempt, records it and returns the result or failure.
@@ -144,7 +143,7 @@ func (r *runner) taskOutcome(ctx context.Context, s *stateRun, deadline time.Tim
 	if r.pastExecutionDeadline() {
 		return nil, r.timedOut()
 	}
-	timedOut := !deadline.IsZero() && !r.tl.now().Before(deadline)
+	timedOut := !deadline.IsZero() && !r.now().Before(deadline)
 	switch cause := context.Cause(ctx); {
 	case cause == errHeartbeatLost && !timedOut:
 		f := &failure{name: asl.ErrorTimeout, heartbeat: true}
@@ -274,16 +273,16 @@ func (r *runner) emitTaskOutput(ts *taskSpec, typ sfnapi.HistoryEventType, text 
 // heartbeat is the HeartbeatSeconds countdown of a task attempt.
 type heartbeat struct {
 	mu       sync.Mutex
-	tl       *timeline
+	clock    *ScaledClock
 	interval time.Duration
 	lost     func()
 	stopFn   func() bool
 	stopped  bool
 }
 
-func newHeartbeat(tl *timeline, interval time.Duration, lost func()) *heartbeat {
-	h := &heartbeat{tl: tl, interval: interval, lost: lost}
-	h.stopFn = tl.alarm(tl.now().Add(interval), lost)
+func newHeartbeat(clock *ScaledClock, interval time.Duration, lost func()) *heartbeat {
+	h := &heartbeat{clock: clock, interval: interval, lost: lost}
+	h.stopFn = clock.alarm(clock.Now().Add(interval), lost)
 	return h
 }
 
@@ -294,7 +293,7 @@ func (h *heartbeat) beat() {
 	if h.stopped || !h.stopFn() {
 		return
 	}
-	h.stopFn = h.tl.alarm(h.tl.now().Add(h.interval), h.lost)
+	h.stopFn = h.clock.alarm(h.clock.Now().Add(h.interval), h.lost)
 }
 
 func (h *heartbeat) stop() {

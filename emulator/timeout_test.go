@@ -81,7 +81,6 @@ func TestExecutionTimeout(t *testing.T) {
 }
 
 func TestWaitState(t *testing.T) {
-	em := newEmulator(t, 0)
 	until := func(s string) time.Time { t, _ := time.Parse(time.RFC3339, s); return t }
 	tests := []struct {
 		name, wait, input string
@@ -96,6 +95,7 @@ func TestWaitState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			em := newEmulator(t, 0) // time is the emulator's: each case starts at the same instant
 			done := runMachine(t, em, `{"StartAt":"W","States":{"W":{"Type":"Wait",`+tt.wait+`,"End":true}}}`, tt.input)
 			if done.Status != StatusSucceeded {
 				t.Fatalf("status %s: %s", done.Status, deref(done.Cause))

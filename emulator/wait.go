@@ -31,7 +31,7 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 	case w.seconds != nil:
 		return time.Duration(*w.seconds) * time.Second, nil
 	case w.timestamp != nil:
-		return w.timestamp.Sub(r.tl.now()), nil
+		return w.timestamp.Sub(r.now()), nil
 	case w.secondsPath != nil:
 		v, ok := w.secondsPath.Get(effective, r.contextIfNeeded(s, w.secondsPath))
 		if !ok {
@@ -54,7 +54,7 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 		if !ok {
 			return 0, s.runtimeError(fmt.Sprintf("The TimestampPath parameter does not reference a valid ISO-8601 extended offset date-time format string: %s == %s", w.timestampPath.Text, describeValue(v)))
 		}
-		return t.Sub(r.tl.now()), nil
+		return t.Sub(r.now()), nil
 	}
 }
 

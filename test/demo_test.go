@@ -1,7 +1,10 @@
 package test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,6 +81,37 @@ func TestCallbackDemoUnderFaults(t *testing.T) {
 	}
 }
 
+// TestSkippingClockReplaysARun runs one seed twice on the clock that skips time: the reports,
+// every execution's virtual timings included, are the same; only the real time differs.
+func TestSkippingClockReplaysARun(t *testing.T) {
+	cfg := demo.DefaultConfig()
+	cfg.WorkDuration, cfg.FailureRate = 5*time.Second, 0.2
+	run := func() []byte {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: 40, Seed: 9})
+		if err != nil {
+			t.Fatalf("simulate.Run: %v", err)
+		}
+		res.WallSeconds, res.RunSeconds = 0, 0
+		out, err := json.MarshalIndent(res, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	first, second := run(), run()
+	if !bytes.Equal(first, second) {
+		a, b := strings.Split(string(first), "\n"), strings.Split(string(second), "\n")
+		for i := range min(len(a), len(b)) {
+			if a[i] != b[i] {
+				t.Fatalf("two runs of seed 9 differ at line %d of their reports: %q, then %q", i+1, a[i], b[i])
+			}
+		}
+		t.Fatalf("two runs of seed 9 differ in length: %d, then %d lines", len(a), len(b))
+	}
+}
+
 // checkDemo runs executions of the demo app built from cfg and checks the semaphore's promises.
 func checkDemo(t *testing.T, cfg demo.Config, executions int, seed uint64) *runner.Report {
 	t.Helper()
@@ -92,6 +126,9 @@ func checkDemo(t *testing.T, cfg demo.Config, executions int, seed uint64) *runn
 		r.Started, r.Succeeded, r.FailedByError, r.MaxConcurrentWork, r.MakespanSeconds, res.IdealMakespanSeconds, r.LeakedSlots)
 	if v := res.Violations(); len(v) > 0 {
 		t.Errorf("violations: %v", v)
+	}
+	if len(res.UnexpectedFailures) > 0 {
+		t.Errorf("executions failed with errors the scenario did not inject: %v", res.UnexpectedFailures)
 	}
 	if r.Started != executions || r.Succeeded+r.Failed != executions {
 		t.Errorf("started %d, succeeded %d, failed %d; want %d in all", r.Started, r.Succeeded, r.Failed, executions)

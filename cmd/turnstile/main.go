@@ -23,6 +23,9 @@ const (
 	exitOK        = 0
 	exitViolation = 1
 	exitUsage     = 2
+	// exitUnexpectedFailures: the run broke no promise, but executions failed with errors the
+	// scenario did not inject.
+	exitUnexpectedFailures = 3
 )
 
 // version is the module version this binary was built from ("(devel)" for a build inside the
@@ -40,6 +43,10 @@ func version() string {
 	}
 	return v
 }
+
+// errUnexpectedFailures marks a simulation whose executions failed with errors the scenario did
+// not inject (a timeout of the emulator's own making, a Turnstile error): not a good run.
+var errUnexpectedFailures = errors.New("executions failed with errors the scenario did not ask for")
 
 // errViolation marks a run that broke a promise of the semaphore.
 var errViolation = errors.New("the run broke a promise of the semaphore")
@@ -102,6 +109,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, errViolation):
 		fmt.Fprintln(stderr, "turnstile:", err)
 		return exitViolation
+	case errors.Is(err, errUnexpectedFailures):
+		fmt.Fprintln(stderr, "turnstile:", err)
+		return exitUnexpectedFailures
 	default:
 		if err != errUsage {
 			fmt.Fprintln(stderr, "turnstile:", err)

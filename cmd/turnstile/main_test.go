@@ -20,7 +20,7 @@ func TestBadInputExitsWithAClearMessage(t *testing.T) {
 		{"failure rate above 1", []string{"simulate", "--failure-rate", "1.5"}, "--failure-rate:"},
 		{"negative work time", []string{"simulate", "--work-time", "-1s"}, "--work-time:"},
 		{"no executions", []string{"simulate", "--executions", "0"}, "--executions must be at least 1, got 0"},
-		{"zero time scale", []string{"simulate", "--time-scale", "0"}, "--time-scale must be > 0, got 0"},
+		{"negative time scale", []string{"simulate", "--time-scale", "-1"}, "--time-scale must be >= 0 (0 skips time), got -1"},
 		{"demo flag with a cloud assembly", []string{"simulate", "--cdk-out", "x", "--limit", "3"}, "--limit configures the demo app and cannot be used with --cdk-out"},
 		{"stray argument", []string{"simulate", "now"}, `simulate takes no arguments`},
 		{"cloud assembly without a semaphore", []string{"simulate", "--no-progress", "--cdk-out", "../../emulator/template/testdata/cdk.out"}, "holds no Turnstile semaphore state machine"},

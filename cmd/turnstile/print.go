@@ -16,7 +16,11 @@ import (
 // printResult renders a simulation as a table a person reads.
 func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	r := res.Report
-	fmt.Fprintf(w, "\n%d executions through a semaphore of limit %d (seed %d, time scale %g; times are virtual)\n\n", r.Started, res.Limit, f.seed, f.timeScale)
+	clock := fmt.Sprintf("time scale %g", f.timeScale)
+	if f.timeScale == 0 {
+		clock = "time skipped"
+	}
+	fmt.Fprintf(w, "\n%d executions through a semaphore of limit %d (seed %d, %s; times are virtual)\n\n", r.Started, res.Limit, f.seed, clock)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	printReport(tw, r)
 	verdict := func(n int) string {
@@ -40,6 +44,9 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: %s = %.1f s)\t\n", res.MakespanOverIdeal, ideal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
 	fmt.Fprintf(tw, "Undelivered events\t%d\t\n", res.DeadLetters)
+	if len(res.UnexpectedFailures) > 0 {
+		fmt.Fprintf(tw, "Unexpected failures\t%s\tNOT A GOOD RUN\n", failures(res.UnexpectedFailures))
+	}
 	if fc := res.Faults; fc.DynamoDB.Faults()+fc.EventsDropped+fc.EventsDuplicated > 0 {
 		fmt.Fprintf(tw, "Faults injected\t%d DynamoDB replies lost, %d requests lost, %d throttled (of %d); %d events dropped, %d duplicated\t\n",
 			fc.DynamoDB.AppliedReplyLost, fc.DynamoDB.LostBefore, fc.DynamoDB.Throttled, fc.DynamoDB.Requests, fc.EventsDropped, fc.EventsDuplicated)

@@ -64,7 +64,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.Float64Var(&f.faults.DropEvents, "drop-events", 0, "fraction of status-change event deliveries dropped")
 	fs.Float64Var(&f.faults.DupEvents, "dup-events", 0, "fraction of status-change event deliveries duplicated")
 	fs.StringVar(&f.waitStrategy, "wait", string(d.WaitStrategy), `how executions wait for a slot: "Poll" or "Callback" (demo app only)`)
-	fs.Float64Var(&f.timeScale, "time-scale", simulate.DefaultTimeScale, "real seconds per virtual second")
+	fs.Float64Var(&f.timeScale, "time-scale", simulate.DefaultTimeScale, "real seconds per virtual second, to watch a run; 0 skips time: virtual time moves only when nothing is in flight")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
 	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
@@ -107,8 +107,8 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 		return f, errors.New("--input and --input-file are mutually exclusive")
 	case f.executions < 1:
 		return f, fmt.Errorf("--executions must be at least 1, got %d", f.executions)
-	case f.timeScale <= 0:
-		return f, fmt.Errorf("--time-scale must be > 0, got %g", f.timeScale)
+	case f.timeScale < 0:
+		return f, fmt.Errorf("--time-scale must be >= 0 (0 skips time), got %g", f.timeScale)
 	}
 	return f, nil
 }
@@ -202,6 +202,9 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	if v := res.Violations(); len(v) > 0 {
 		return fmt.Errorf("%w: %v", errViolation, v)
+	}
+	if len(res.UnexpectedFailures) > 0 {
+		return fmt.Errorf("%w: %v", errUnexpectedFailures, res.UnexpectedFailures)
 	}
 	return nil
 }

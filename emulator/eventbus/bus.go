@@ -44,6 +44,10 @@ type Rule struct {
 type Options struct {
 	// Clock paces delays and retries. Default: SystemClock().
 	Clock Clock
+	// Latency, when set, draws the delay of each delivery to a target (EventBridge's own
+	// latency), added to the policy's; key names the delivery (its rule, target and event detail,
+	// not the event's random ID). Default: nil, no delay.
+	Latency func(key string) time.Duration
 	// Policy decides how each delivery is carried out. Default: DeliverOnce.
 	Policy DeliveryPolicy
 	// DeadLetters receives undeliverable events. Default: they are discarded.
@@ -59,6 +63,7 @@ type Options struct {
 // behaviour. It is safe for concurrent use.
 type Bus struct {
 	clock       Clock
+	latency     func(key string) time.Duration
 	policy      DeliveryPolicy
 	deadLetters DeadLetterSink
 	backoff     *jitteredBackoff
@@ -90,6 +95,7 @@ func New(opts Options) *Bus {
 	close(idle)
 	return &Bus{
 		clock:       opts.Clock,
+		latency:     opts.Latency,
 		policy:      opts.Policy,
 		deadLetters: opts.DeadLetters,
 		backoff:     newJitteredBackoff(opts.Backoff, opts.Seed),
@@ -225,12 +231,12 @@ func (b *Bus) start(ctx context.Context, d plannedDelivery, received time.Time, 
 	b.mu.Unlock()
 	deliveryCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(b.ctx, cancel)
-	go func() {
+	b.clock.Go(func() {
 		defer b.finish(1)
 		defer cancel()
 		defer stop()
 		b.deliver(deliveryCtx, d, received, delay)
-	}()
+	})
 }
 
 // addInflightLocked counts n more deliveries in flight; b.mu must be held.
@@ -272,6 +278,9 @@ func (b *Bus) deliver(ctx context.Context, d plannedDelivery, received time.Time
 			RetryAttempts: retries,
 			Err:           err,
 		})
+	}
+	if b.latency != nil {
+		delay += b.latency(d.RuleName + "\x00" + d.target.ID + "\x00" + string(d.Event.Detail))
 	}
 	if err := b.clock.Sleep(ctx, delay); err != nil {
 		deadLetter(ReasonBusClosed, 0, err)

@@ -30,6 +30,8 @@ func (c *virtualClock) Now() time.Time {
 	return c.now
 }
 
+func (c *virtualClock) Go(f func()) { go f() }
+
 func (c *virtualClock) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -11,6 +11,8 @@ type Clock interface {
 	Now() time.Time
 	// Sleep waits for d, or returns ctx's error if ctx ends first.
 	Sleep(ctx context.Context, d time.Duration) error
+	// Go runs f on a new goroutine; a clock that skips time counts it as busy until f returns.
+	Go(f func())
 }
 
 // SystemClock returns the wall clock.
@@ -19,6 +21,8 @@ func SystemClock() Clock { return systemClock{} }
 type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Go(f func()) { go f() }
 
 func (systemClock) Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {

@@ -22,11 +22,11 @@ func (r *Registry) enqueue(inv *invocation) error {
 		return err
 	}
 	r.pending.add()
-	go func() {
+	r.clock.Go(func() {
 		defer r.work.done()
 		defer r.pending.done()
 		r.deliver(inv)
-	}()
+	})
 	return nil
 }
 
@@ -35,7 +35,7 @@ func (r *Registry) enqueue(inv *invocation) error {
 // function's AsyncRetryAttempts after 1 then 2 minutes, and an event older than the function's
 // MaxEventAge is dropped. The registry closing drops it too.
 func (r *Registry) deliver(inv *invocation) {
-	queued := time.Now()
+	queued := r.clock.Now()
 	throttleDelay := firstThrottleDelay
 	failures := 0
 	for {
@@ -48,11 +48,11 @@ func (r *Registry) deliver(inv *invocation) {
 			wait = throttleDelay
 			throttleDelay = min(2*throttleDelay, maxThrottleDelay)
 		default:
-			done, err := r.start(inv, cfg)
+			res, err := r.runSync(r.base, inv, cfg)
 			if err != nil {
 				return
 			}
-			if res := <-done; !res.failed && res.serviceErr == nil {
+			if !res.failed && res.serviceErr == nil {
 				return
 			}
 			failures++
@@ -61,7 +61,7 @@ func (r *Registry) deliver(inv *invocation) {
 			}
 			wait = time.Duration(failures) * retryDelayStep
 		}
-		if !r.sleep(wait) || time.Since(queued) > r.scale(r.maxEventAge(inv.fn)) {
+		if !r.sleep(wait) || r.clock.Now().Sub(queued) > r.maxEventAge(inv.fn) {
 			return
 		}
 	}
@@ -74,14 +74,7 @@ func (r *Registry) maxEventAge(fn *function) time.Duration {
 	return fn.config.maxEventAge
 }
 
-// sleep waits for the time-scaled duration d; it reports false when the registry closed first.
+// sleep waits for d on the clock; it reports false when the registry closed first.
 func (r *Registry) sleep(d time.Duration) bool {
-	t := time.NewTimer(r.scale(d))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-r.base.Done():
-		return false
-	}
+	return r.clock.Sleep(r.base, d) == nil
 }

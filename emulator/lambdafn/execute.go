@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"github.com/aws/aws-lambda-go/lambdacontext"
+	"github.com/turnstile-sfn/turnstile/emulator"
 )
 
 // result is how one run of a handler ended.
@@ -39,23 +40,50 @@ func (r *Registry) release(fn *function) {
 	fn.inFlight--
 }
 
-// start runs the handler of an acquired invocation and delivers how it ended on the returned
-// channel. Like Lambda, it gives the concurrent execution back when the handler returns or
-// when the function times out, whichever comes first; a handler still running after its
-// timeout is left to finish, its result discarded.
-func (r *Registry) start(inv *invocation, cfg functionConfig) (<-chan result, error) {
+// runSync runs an acquired invocation on the registry's clock and waits for how it ended, or
+// for ctx. After the invoke's latency the handler runs on a goroutine of its own (holding a busy
+// token, see emulator.Clock) with a virtual deadline, and the caller waits for it or for the
+// deadline. Like Lambda, it gives the concurrent execution back when the handler returns or
+// times out; a handler still running after its timeout is left to finish, its result discarded.
+func (r *Registry) runSync(ctx context.Context, inv *invocation, cfg functionConfig) (result, error) {
+	defer r.release(inv.fn)
 	if err := r.track(); err != nil {
-		r.release(inv.fn)
-		return nil, err
+		return result{}, err
 	}
-	out := make(chan result, 1)
-	go func() {
+	defer r.work.done()
+	if err := r.clock.Sleep(ctx, r.latency.Draw(emulator.LatencyLambdaInvoke, inv.arn+"\x00"+string(inv.payload))); err != nil {
+		return result{}, err
+	}
+	timeout := max(cfg.timeout, r.minVirtual)
+	deadline := r.clock.Now().Add(timeout)
+	hctx, cancel := r.clock.WithTimeout(ctx, timeout)
+	defer cancel()
+	stop := context.AfterFunc(r.base, cancel) // the registry closing ends the handler
+	defer stop()
+	hctx = lambdacontext.NewContext(hctx, &lambdacontext.LambdaContext{
+		AwsRequestID:       inv.requestID,
+		InvokedFunctionArn: inv.arn,
+		ClientContext:      inv.clientContext,
+	})
+	done := make(chan result, 1)
+	finished := r.clock.NewSignal()
+	r.work.add()
+	r.clock.Go(func() {
 		defer r.work.done()
-		res := r.supervise(inv, cfg)
-		r.release(inv.fn) // before answering: the caller may invoke again at once
-		out <- res
-	}()
-	return out, nil
+		done <- run(hctx, inv.fn.handler, inv.payload)
+		finished.Fire()
+	})
+	err := finished.Wait(hctx)
+	switch {
+	case ctx.Err() != nil:
+		return result{}, ctx.Err()
+	case r.base.Err() != nil:
+		return result{serviceErr: &ServiceError{Code: CodeService, Message: closedMessage, Err: ErrClosed}}, nil
+	case err != nil || !r.clock.Now().Before(deadline):
+		// What a handler returns at its deadline (a sleep cut short) is lost to the timeout.
+		return result{payload: r.timeoutDocument(inv.requestID, cfg), failed: true}, nil
+	}
+	return <-done, nil
 }
 
 // track records one more goroutine of the registry, unless the registry is closed.
@@ -67,33 +95,6 @@ func (r *Registry) track() error {
 	}
 	r.work.add()
 	return nil
-}
-
-// supervise runs the handler in its own goroutine and waits for it, for the function's timeout
-// or for the registry to close.
-func (r *Registry) supervise(inv *invocation, cfg functionConfig) result {
-	ctx, cancel := context.WithTimeout(r.base, r.wallTimeout(cfg.timeout))
-	defer cancel()
-	ctx = lambdacontext.NewContext(ctx, &lambdacontext.LambdaContext{
-		AwsRequestID:       inv.requestID,
-		InvokedFunctionArn: inv.arn,
-		ClientContext:      inv.clientContext,
-	})
-	done := make(chan result, 1)
-	r.work.add() // the supervisor is tracked, so the registry is open
-	go func() {
-		defer r.work.done()
-		done <- run(ctx, inv.fn.handler, inv.payload)
-	}()
-	select {
-	case res := <-done:
-		return res
-	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return result{payload: r.timeoutDocument(inv.requestID, cfg), failed: true}
-		}
-		return result{serviceErr: &ServiceError{Code: CodeService, Message: closedMessage, Err: ErrClosed}}
-	}
 }
 
 // run calls the handler and turns what it did into a result, recovering a panic the way

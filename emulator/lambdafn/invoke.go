@@ -129,23 +129,18 @@ func (r *Registry) invoke(ctx context.Context, in *InvokeInput, requestID string
 	if err != nil {
 		return nil, err
 	}
-	done, err := r.start(inv, cfg)
+	res, err := r.runSync(ctx, inv, cfg)
 	if err != nil {
 		return nil, err
 	}
-	select {
-	case res := <-done:
-		if res.serviceErr != nil {
-			return nil, res.serviceErr
-		}
-		out := &InvokeOutput{StatusCode: http.StatusOK, ExecutedVersion: executedVersion(ref.Qualifier), Payload: res.payload, RequestID: inv.requestID}
-		if res.failed {
-			out.FunctionError = FunctionErrorUnhandled
-		}
-		return out, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if res.serviceErr != nil {
+		return nil, res.serviceErr
 	}
+	out := &InvokeOutput{StatusCode: http.StatusOK, ExecutedVersion: executedVersion(ref.Qualifier), Payload: res.payload, RequestID: inv.requestID}
+	if res.failed {
+		out.FunctionError = FunctionErrorUnhandled
+	}
+	return out, nil
 }
 
 // invocation is one accepted invocation of a function.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/emulator"
 )
 
 // Defaults of a Registry.
@@ -15,8 +17,9 @@ const (
 	DefaultRegion = "us-east-1"
 	// DefaultAccount is the account a Registry places functions named without an ARN in.
 	DefaultAccount = "000000000000"
-	// DefaultMinTimeout is the shortest wall-clock timeout a time-scaled function gets, so that a
-	// handler's unscaled work (CPU, network) does not time out when the scale is small.
+	// DefaultMinTimeout is the shortest wall-clock timeout a function gets on a registry's own
+	// time-scaled clock (WithTimeScale), so that a handler's unscaled work (CPU, network) does
+	// not time out when the scale is small.
 	DefaultMinTimeout = 100 * time.Millisecond
 )
 
@@ -28,6 +31,10 @@ type Registry struct {
 	timeScale       float64
 	minTimeout      time.Duration
 	now             func() time.Time
+	nowSet          bool              // WithNow was given (nil is then invalid)
+	clock           emulator.Clock    // every wait and timeout of the registry
+	minVirtual      time.Duration     // the minimum timeout, in virtual time
+	latency         *emulator.Latency // of each invoke; nil: none
 	ids             *idSource
 	base            context.Context // parent of every handler's context; done once closed
 	stop            context.CancelFunc
@@ -63,24 +70,39 @@ func WithAccount(account string) RegistryOption {
 	return func(r *Registry) { r.account = account }
 }
 
-// WithTimeScale multiplies every duration the registry waits for (function timeouts, the
-// delays between asynchronous retries, the age limit of asynchronous events) by scale, so that
-// 0.01 turns a 3 s timeout into 30 ms. Timeouts never go below the minimum timeout (see
-// WithMinTimeout). Default: 1.
+// WithTimeScale runs the registry on a clock of its own, an emulator.ScaledClock of that scale
+// (> 0): every duration it waits for (function timeouts, the delays between asynchronous
+// retries, the age limit of asynchronous events) takes scale times as long in real time, so
+// that 0.01 turns a 3 s timeout into 30 ms. Timeouts never go below the minimum timeout (see
+// WithMinTimeout). Ignored with WithClock. Default: 1.
 func WithTimeScale(scale float64) RegistryOption {
 	return func(r *Registry) { r.timeScale = scale }
 }
 
-// WithMinTimeout sets the shortest wall-clock timeout a function gets once time-scaled.
-// Default: DefaultMinTimeout.
+// WithClock puts the registry on the emulator's clock: function timeouts are virtual deadlines,
+// the delays between asynchronous retries and the age of asynchronous events are virtual, the
+// clock stamps responses (unless WithNow comes after it), and each invocation holds a busy token
+// (see emulator.Clock). Default: a clock of the registry's own (see WithTimeScale).
+func WithClock(c emulator.Clock) RegistryOption {
+	return func(r *Registry) { r.clock, r.now, r.nowSet = c, nil, false }
+}
+
+// WithLatency makes every invoke last a draw of emulator.LatencyLambdaInvoke on the clock
+// before its handler runs. Default: none.
+func WithLatency(l *emulator.Latency) RegistryOption {
+	return func(r *Registry) { r.latency = l }
+}
+
+// WithMinTimeout sets the shortest wall-clock timeout a function gets on the registry's own
+// time-scaled clock. Ignored with WithClock. Default: DefaultMinTimeout.
 func WithMinTimeout(d time.Duration) RegistryOption {
 	return func(r *Registry) { r.minTimeout = d }
 }
 
 // WithNow sets the clock that timestamps responses (the Date header, the timeout message).
-// Default: time.Now.
+// Default: the registry's clock.
 func WithNow(now func() time.Time) RegistryOption {
-	return func(r *Registry) { r.now = now }
+	return func(r *Registry) { r.now, r.nowSet = now, true }
 }
 
 // WithRandom sets the random source of request and trace ids, so that a seeded source replays
@@ -102,7 +124,6 @@ func NewRegistry(opts ...RegistryOption) (*Registry, error) {
 		account:    DefaultAccount,
 		timeScale:  1,
 		minTimeout: DefaultMinTimeout,
-		now:        time.Now,
 		ids:        &idSource{rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))},
 		base:       context.Background(),
 		functions:  map[string]*function{},
@@ -115,12 +136,19 @@ func NewRegistry(opts ...RegistryOption) (*Registry, error) {
 		return nil, fmt.Errorf("%w: region %q is not a region name", ErrInvalidRegistry, r.region)
 	case !accountPattern.MatchString(r.account):
 		return nil, fmt.Errorf("%w: account %q must be 12 digits", ErrInvalidRegistry, r.account)
-	case r.timeScale < 0:
-		return nil, fmt.Errorf("%w: time scale must be >= 0, got %g", ErrInvalidRegistry, r.timeScale)
+	case r.clock == nil && r.timeScale <= 0:
+		return nil, fmt.Errorf("%w: time scale must be > 0 (for a clock that skips time, use WithClock), got %g", ErrInvalidRegistry, r.timeScale)
 	case r.minTimeout < 0:
 		return nil, fmt.Errorf("%w: minimum timeout must be >= 0, got %s", ErrInvalidRegistry, r.minTimeout)
-	case r.now == nil || r.ids.rng == nil || r.base == nil:
+	case (r.nowSet && r.now == nil) || r.ids.rng == nil || r.base == nil:
 		return nil, fmt.Errorf("%w: nil clock, random source or base context", ErrInvalidRegistry)
+	}
+	if r.clock == nil {
+		r.clock = emulator.NewScaledClock(time.Time{}, r.timeScale)
+		r.minVirtual = time.Duration(float64(r.minTimeout) / r.timeScale)
+	}
+	if r.now == nil {
+		r.now = r.clock.Now
 	}
 	r.base, r.stop = context.WithCancel(r.base)
 	return r, nil
@@ -238,16 +266,6 @@ func (r *Registry) lookup(ref FunctionRef) (*function, bool) {
 	defer r.mu.Unlock()
 	fn, ok := r.functions[functionKey(ref)]
 	return fn, ok
-}
-
-// scale converts a duration of the emulated world into wall-clock time.
-func (r *Registry) scale(d time.Duration) time.Duration {
-	return time.Duration(float64(d) * r.timeScale)
-}
-
-// wallTimeout is the wall-clock timeout of a function with the given configured timeout.
-func (r *Registry) wallTimeout(timeout time.Duration) time.Duration {
-	return max(r.scale(timeout), r.minTimeout)
 }
 
 // functionKey identifies a function: its region, account and name (the partition follows from

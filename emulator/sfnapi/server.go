@@ -29,8 +29,9 @@ type Server struct {
 // "127.0.0.1:0" (port 0 picks a free port; an empty host means 127.0.0.1). Requests get
 // contexts derived from ctx, and the server shuts down when ctx is done. Point an AWS SDK
 // client at URL(), e.g. sfn.NewFromConfig(cfg, func(o *sfn.Options) { o.BaseEndpoint =
-// aws.String(srv.URL()) }), with any static credentials.
-func Serve(ctx context.Context, backend Backend, addr string) (*Server, error) {
+// aws.String(srv.URL()) }), with any static credentials. Each of wrap, in order, wraps the
+// handler of every request (the emulator's clock counts requests as work in flight this way).
+func Serve(ctx context.Context, backend Backend, addr string, wrap ...func(http.Handler) http.Handler) (*Server, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("sfnapi: address %q: %w", addr, err)
@@ -47,9 +48,13 @@ func Serve(ctx context.Context, backend Backend, addr string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sfnapi: listen on %s: %w", addr, err)
 	}
+	handler := NewHandler(backend)
+	for _, w := range wrap {
+		handler = w(handler)
+	}
 	s := &Server{
 		http: &http.Server{
-			Handler:           NewHandler(backend),
+			Handler:           handler,
 			BaseContext:       func(net.Listener) context.Context { return ctx },
 			ReadHeaderTimeout: 10 * time.Second,
 		},

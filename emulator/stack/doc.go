@@ -12,8 +12,7 @@
 // endpoints.
 //
 //	st, err := stack.Start(ctx, "cdk.out", stack.Options{
-//		TimeScale: 0.01,
-//		Seed:      1,
+//		Seed:      1, // TimeScale 0: the clock skips time
 //		Handlers:  map[string]stack.HandlerFactory{"github.com/turnstile-sfn/turnstile/lambdas/dowork": doworkFactory},
 //	})
 //	if err != nil {

@@ -1,29 +1,34 @@
 package stack
 
 import (
+	"context"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/turnstile-sfn/turnstile/emulator"
 )
 
-// scaledBackoff is the SDK's retry backoff with its delays multiplied by the time scale: the
-// clients given to handlers sleep in real time, so an unscaled backoff would wait 1/scale
-// times longer in virtual time than the same retry waits on AWS.
-type scaledBackoff struct {
+// clockBackoff is the SDK's retry backoff slept on the emulator's clock: BackoffDelay sleeps the
+// delay there (the client's goroutine holds a busy token, see emulator.Clock) and tells the SDK
+// to wait no longer, so that a retry waits as long in virtual time as the same retry on AWS.
+type clockBackoff struct {
 	inner retry.BackoffDelayer
-	scale float64
+	clock emulator.Clock
 }
 
 // BackoffDelay implements retry.BackoffDelayer.
-func (b scaledBackoff) BackoffDelay(attempt int, err error) (time.Duration, error) {
+func (b clockBackoff) BackoffDelay(attempt int, err error) (time.Duration, error) {
 	d, err := b.inner.BackoffDelay(attempt, err)
-	return time.Duration(float64(d) * b.scale), err
+	if err != nil {
+		return 0, err
+	}
+	return 0, b.clock.Sleep(context.Background(), d)
 }
 
 // virtualTimeRetryer is the SDK's standard retryer whose backoff runs on the emulator's clock.
-func virtualTimeRetryer(scale float64) aws.Retryer {
+func virtualTimeRetryer(clock emulator.Clock) aws.Retryer {
 	return retry.NewStandard(func(o *retry.StandardOptions) {
-		o.Backoff = scaledBackoff{inner: retry.NewExponentialJitterBackoff(retry.DefaultMaxBackoff), scale: scale}
+		o.Backoff = clockBackoff{inner: retry.NewExponentialJitterBackoff(retry.DefaultMaxBackoff), clock: clock}
 	})
 }

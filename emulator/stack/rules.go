@@ -128,9 +128,9 @@ func retryPolicy(p *template.RetryPolicy) *eventbus.RetryPolicy {
 // emulator's clock, until the stack closes.
 func (s *Stack) tick(ruleARN string, schedule eventbus.Schedule) {
 	s.background.Add(1)
-	go func() {
+	clock := s.Emulator.Clock()
+	clock.Go(func() {
 		defer s.background.Done()
-		clock := s.Emulator.Clock()
 		for next := schedule.Next(clock.Now()); !next.IsZero(); next = schedule.Next(next) {
 			if err := clock.Sleep(s.ctx, next.Sub(clock.Now())); err != nil {
 				return
@@ -143,7 +143,7 @@ func (s *Stack) tick(ruleARN string, schedule eventbus.Schedule) {
 				s.logf("scheduled event for %s: %v", ruleARN, err)
 			}
 		}
-	}()
+	})
 }
 
 // publishStatusChange sends an execution's status change to the bus as EventBridge would.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log"
 	"math/rand/v2"
+	"net/http"
 	"sync"
 	"time"
 
@@ -30,7 +31,10 @@ import (
 type Options struct {
 	// StackName picks the stack of a cdk.out holding several. Default: the only one.
 	StackName string
-	// TimeScale is real time per virtual second: 0.01 runs 15 s of work in 150 ms. Default: 1.
+	// TimeScale is real time per virtual second: 0.01 runs 15 s of work in 150 ms, for watching
+	// a run. Default: 0, a clock that skips time (see emulator.ScaledClock): virtual time moves
+	// only when nothing is in flight, so that a run's timings do not depend on the machine.
+	// AWS calls then take the time of the latency model (emulator.Latency).
 	TimeScale float64
 	// Seed seeds every random choice (names, jitter, the handlers' sources). Default: 0.
 	Seed uint64
@@ -57,6 +61,11 @@ type Options struct {
 	// DynamoDBFaults are injected into the DynamoDB requests of the stack's state machines and
 	// functions (a faultproxy in front of dynalite), for fault tests. Default: none.
 	DynamoDBFaults faultproxy.Config
+	// Held makes Start return with the clock held still (see emulator.Clock.Hold) until
+	// ReleaseHold: a driver that wants its executions to start at the stack's first virtual
+	// instant, however long it takes to start them, sets it; otherwise a skipping clock runs
+	// the stack's schedules ahead while nothing else happens. Default: false.
+	Held bool
 	// Logf receives diagnostics that have no caller to return to (a failed scheduled event).
 	// Default: log.Printf.
 	Logf func(format string, args ...any)
@@ -81,9 +90,11 @@ type Stack struct {
 	ids      *eventbus.IDSource
 	logf     func(format string, args ...any)
 
-	ctx        context.Context
-	cancel     context.CancelFunc
-	background sync.WaitGroup
+	ctx         context.Context
+	cancel      context.CancelFunc
+	background  sync.WaitGroup
+	clock       *emulator.ScaledClock
+	releaseHold func()
 
 	deadMu      sync.Mutex
 	deadLetters []eventbus.DeadLetter
@@ -94,9 +105,6 @@ type Stack struct {
 func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error) {
 	if opts.TimeScale < 0 {
 		return nil, fmt.Errorf("stack: TimeScale must be >= 0, got %g", opts.TimeScale)
-	}
-	if opts.TimeScale == 0 {
-		opts.TimeScale = 1
 	}
 	tmpl, err := template.Load(path, template.Options{StackName: opts.StackName})
 	if err != nil {
@@ -116,34 +124,50 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if s.dynalite, err = dynalite.Start(ctx, dynalite.Options{ToolsDir: opts.ToolsDir}); err != nil {
 		return nil, err
 	}
+	clock := newClock(opts)
+	s.clock = clock
+	s.releaseHold = func() {}
+	if opts.Held {
+		s.releaseHold = clock.Hold()
+	}
+	latency := emulator.NewLatency(opts.Seed)
+	dbFaults := opts.DynamoDBFaults
+	dbFaults.Delay = func(r *http.Request) error {
+		// The client's goroutine, blocked on this request, lends its busy token.
+		return clock.Sleep(r.Context(), latency.Draw(emulator.LatencyDynamoDB, requestKey(r)))
+	}
 	// The stack's own parts reach dynalite through a proxy that counts their requests (and
 	// injects DynamoDBFaults); observers use DynamoDBEndpoint directly.
-	if s.proxy, err = faultproxy.Start(s.dynalite.Endpoint(), opts.DynamoDBFaults); err != nil {
+	if s.proxy, err = faultproxy.Start(s.dynalite.Endpoint(), dbFaults); err != nil {
 		return nil, err
 	}
-	ddb, err := dynalite.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) { o.Retryer = virtualTimeRetryer(opts.TimeScale) })
+	// Set up from this goroutine, which is outside the clock: straight to dynalite.
+	setup, err := dynalite.NewClient(ctx, s.dynalite.Endpoint())
 	if err != nil {
 		return nil, err
 	}
-	if err := createTables(ctx, ddb, tmpl.Tables); err != nil {
+	if err := createTables(ctx, setup, tmpl.Tables); err != nil {
+		return nil, err
+	}
+	ddb, err := dynalite.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) { o.Retryer = virtualTimeRetryer(clock) })
+	if err != nil {
 		return nil, err
 	}
 
-	clock := emulator.NewScaledClock(time.Time{}, opts.TimeScale)
-	s.Emulator = emulator.New(emulator.Options{Clock: clock, Seed: opts.Seed, Region: tmpl.Region, Account: tmpl.Account, CrashAfter: opts.CrashAfter})
+	s.Emulator = emulator.New(emulator.Options{Clock: clock, Latency: latency, Seed: opts.Seed, Region: tmpl.Region, Account: tmpl.Account, CrashAfter: opts.CrashAfter})
 	s.Lambda, err = lambdafn.NewRegistry(
 		lambdafn.WithRegion(tmpl.Region), lambdafn.WithAccount(tmpl.Account),
-		lambdafn.WithTimeScale(opts.TimeScale), lambdafn.WithNow(clock.Now),
+		lambdafn.WithClock(clock), lambdafn.WithLatency(latency),
 		lambdafn.WithRandom(rand.New(rand.NewPCG(opts.Seed, hashString("lambda")))),
 	)
 	if err != nil {
 		return nil, err
 	}
 	// The API serves from the start, so that handlers can be given clients of it.
-	if s.api, err = sfnapi.Serve(s.ctx, newBackend(s.Emulator, tmpl.StateMachines), "127.0.0.1:0"); err != nil {
+	if s.api, err = sfnapi.Serve(s.ctx, newBackend(s.Emulator, tmpl.StateMachines), "127.0.0.1:0", onClock(clock, latency)); err != nil {
 		return nil, err
 	}
-	env := HandlerEnv{Clock: clock, StepFunctions: s.stepFunctionsClient(virtualTimeRetryer(opts.TimeScale)), DynamoDB: ddb}
+	env := HandlerEnv{Clock: clock, StepFunctions: s.internalStepFunctionsClient(clock), DynamoDB: ddb}
 	s.runtimes = &runtimeFunctions{moduleDir: opts.ModuleDir, log: opts.FunctionLog, region: tmpl.Region,
 		endpoints: runtimeapi.Endpoints{DynamoDB: s.proxy.URL(), StepFunctions: s.APIURL()}}
 	if err := bindFunctions(ctx, s.Lambda, tmpl, opts.Handlers, env, opts.Seed, s.runtimes); err != nil {
@@ -165,7 +189,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		}
 	}
 
-	s.Bus = eventbus.New(eventbus.Options{Clock: clock, Seed: opts.Seed, Policy: opts.EventPolicy, DeadLetters: s.recordDeadLetter})
+	s.Bus = eventbus.New(eventbus.Options{Clock: clock, Latency: func(key string) time.Duration { return latency.Draw(emulator.LatencyEventDelivery, key) }, Seed: opts.Seed, Policy: opts.EventPolicy, DeadLetters: s.recordDeadLetter})
 	if err := s.wireRules(); err != nil {
 		return nil, err
 	}
@@ -183,8 +207,25 @@ func (s *Stack) APIURL() string { return s.api.URL() }
 // DynamoDBEndpoint is the loopback URL of the DynamoDB API.
 func (s *Stack) DynamoDBEndpoint() string { return s.dynalite.Endpoint() }
 
-// StepFunctionsClient returns an AWS SDK client of the stack's Step Functions API.
+// StepFunctionsClient returns an AWS SDK client of the stack's Step Functions API, for a caller
+// outside the stack (a test, a load driver): each of its requests holds the clock still while the
+// API serves it, and takes no modelled latency.
 func (s *Stack) StepFunctionsClient() *sfn.Client { return s.stepFunctionsClient(nil) }
+
+// ReleaseHold releases the hold on the clock that Options.Held took; later calls do nothing.
+func (s *Stack) ReleaseHold() { s.releaseHold() }
+
+// Clock returns the stack's clock. A driver that must act at one virtual instant (start many
+// executions at once) holds it still with Hold meanwhile.
+func (s *Stack) Clock() *emulator.ScaledClock { return s.clock }
+
+// internalStepFunctionsClient is the Step Functions client of the stack's handlers: its calls
+// take the latency of a Step Functions API call and retry on the clock, and the handler's
+// goroutine lends its busy token to the request.
+func (s *Stack) internalStepFunctionsClient(clock emulator.Clock) *sfn.Client {
+	c := s.stepFunctionsClient(virtualTimeRetryer(clock))
+	return sfn.New(c.Options(), func(o *sfn.Options) { o.HTTPClient = lendingClient{} })
+}
 
 // stepFunctionsClient is StepFunctionsClient with retryer, or the SDK's default when nil.
 func (s *Stack) stepFunctionsClient(retryer aws.Retryer) *sfn.Client {

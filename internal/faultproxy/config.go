@@ -3,6 +3,7 @@ package faultproxy
 import (
 	"errors"
 	"fmt"
+	"net/http"
 )
 
 // ErrInvalidConfig reports a Config that Start cannot use.
@@ -20,6 +21,10 @@ const (
 // Config chooses which faults the proxy injects and how often. The three fractions are
 // probabilities per selected request; their sum must not exceed 1.
 type Config struct {
+	// Delay, when set, is called as each request arrives, before its fate is drawn: the stack
+	// sleeps the latency of a DynamoDB request on the emulator's clock there (it may read the
+	// body if it puts it back). An error resets the connection. Default: nil.
+	Delay func(r *http.Request) error `json:"-"`
 	// Seed seeds the random source that decides each request's fate. Default: 0.
 	Seed uint64
 	// AppliedReplyLost is the fraction of requests forwarded and applied whose reply is then

@@ -31,6 +31,7 @@ type Proxy struct {
 	dice     *dice
 	counts   counters
 	throttle string
+	delay    func(r *http.Request) error
 	served   chan error
 }
 
@@ -60,6 +61,7 @@ func Start(target string, c Config) (*Proxy, error) {
 		}},
 		dice:     newDice(c),
 		throttle: c.throttleCode(),
+		delay:    c.Delay,
 		served:   make(chan error, 1),
 	}
 	p.server = &http.Server{Handler: http.HandlerFunc(p.serve), ReadHeaderTimeout: 10 * time.Second}
@@ -89,6 +91,12 @@ func (p *Proxy) Close() error {
 
 // serve handles one request according to its fate.
 func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
+	if p.delay != nil {
+		if err := p.delay(r); err != nil {
+			resetConnection(w)
+			return
+		}
+	}
 	p.counts.requests.Add(1)
 	fault := p.dice.roll(r.Header.Get(targetHeader))
 	p.counts.count(fault)

@@ -3,7 +3,7 @@
 // starts N executions through the Step Functions API with the same load-test code that runs
 // against AWS, and returns the report with the figures derived from it.
 //
-//	res, err := simulate.Run(ctx, simulate.Scenario{Executions: 100, Limit: 5, TimeScale: 0.01, Seed: 1})
+//	res, err := simulate.Run(ctx, simulate.Scenario{Executions: 100, Limit: 5, Seed: 1})
 //	if err != nil {
 //		return err
 //	}

@@ -8,24 +8,29 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/emulator"
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 	"github.com/turnstile-sfn/turnstile/internal/chart"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
+	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
 )
 
-// Defaults of Scenario: the original demo, 15 s of work a hundred times at a time scale that
-// runs it in seconds.
+// Defaults of Scenario: the original demo, 15 s of work a hundred times, on a clock that skips
+// time (time scale 0), so that the run takes seconds and its figures do not depend on the
+// machine.
 const (
 	DefaultExecutions = 100
-	DefaultTimeScale  = 0.01
+	DefaultTimeScale  = 0
 )
 
 // ErrNoSemaphore is returned when the cloud assembly holds no semaphore state machine.
@@ -59,7 +64,8 @@ type Scenario struct {
 	Executions int
 	// StartConcurrency bounds the StartExecution calls in flight. Default: runner's.
 	StartConcurrency int
-	// TimeScale is real time per virtual second. Default: DefaultTimeScale.
+	// TimeScale is real time per virtual second, for watching a run; 0 skips time (see
+	// stack.Options.TimeScale). Default: DefaultTimeScale.
 	TimeScale float64
 	// Seed makes the run replayable. Default: 0.
 	Seed uint64
@@ -118,11 +124,124 @@ type Result struct {
 	TransitionsPerExecution float64 `json:"transitionsPerExecution"`
 	// Faults counts the faults injected.
 	Faults FaultCounts `json:"faults"`
+	// UnexpectedFailures counts, by error name, the executions that failed with an error the
+	// scenario did not ask for: anything but the demo work's injected WorkFailed (an emulator
+	// timeout such as Lambda.Unknown or States.Timeout, a Turnstile error such as
+	// Turnstile.AcquireTimeout). A good run has none.
+	UnexpectedFailures map[string]int `json:"unexpectedFailures,omitempty"`
 	// DynamoDBRequestsPerExecution is the DynamoDB requests per semaphore execution, counted
-	// at the server: the machines' tasks, the hand-off function, the cleanup and the
-	// reconciler, retries included.
+	// at the server until the last execution ended: the machines' tasks, the hand-off function,
+	// the cleanup and the reconciler, retries included.
 	DynamoDBRequestsPerExecution float64 `json:"dynamodbRequestsPerExecution"`
 }
+
+// expectedErrors are the error names a scenario's executions may fail with: the demo work's
+// injected failure (work.ErrorNameWorkFailed) when its failure rate is above 0, or any failure
+// for a cloud assembly the scenario did not build.
+func expectedErrors(sc Scenario) func(string) bool {
+	if sc.CDKOut != "" {
+		return func(string) bool { return true }
+	}
+	cfg := demo.DefaultConfig()
+	if sc.Demo != nil {
+		cfg = *sc.Demo
+	}
+	return func(name string) bool { return cfg.FailureRate > 0 && name == work.ErrorNameWorkFailed }
+}
+
+// unexpectedFailures keeps the failures whose error the scenario did not ask for.
+func unexpectedFailures(byError map[string]int, expected func(string) bool) map[string]int {
+	out := map[string]int{}
+	for name, n := range byError {
+		if !expected(name) {
+			out[name] = n
+		}
+	}
+	return out
+}
+
+// endWatch takes the stack's DynamoDB counts at the virtual instant the last of the run's
+// executions ends: with a clock that skips time, the reconciler's sweeps after that instant
+// depend on how long the load driver takes to notice the end, not on the run.
+type endWatch struct {
+	mu       sync.Mutex
+	ended    map[string]bool
+	snapshot *faultproxy.Stats
+	all      chan struct{} // closed once every execution has ended
+}
+
+// watchEnd starts watching the executions of machineArn until n of them have ended, reporting
+// each end to progress (when not nil).
+func watchEnd(st *stack.Stack, machineArn string, n int, progress func(finished, total int)) *endWatch {
+	w := &endWatch{ended: map[string]bool{}, all: make(chan struct{})}
+	st.Emulator.OnStatusChange(func(c emulator.StatusChange) {
+		if c.StateMachineArn != machineArn || c.Status == emulator.StatusRunning {
+			return
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if !w.ended[c.ExecutionArn] {
+			w.ended[c.ExecutionArn] = true
+			if progress != nil {
+				progress(len(w.ended), n)
+			}
+		}
+		if len(w.ended) == n && w.snapshot == nil {
+			stats := st.DynamoDBStats()
+			w.snapshot = &stats
+			close(w.all)
+		}
+	})
+	return w
+}
+
+// stats returns the counts taken when the last execution ended, if it did.
+func (w *endWatch) stats() (faultproxy.Stats, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.snapshot == nil {
+		return faultproxy.Stats{}, false
+	}
+	return *w.snapshot, true
+}
+
+// startGate passes the runner's calls on and releases the stack's hold on the clock once the
+// last execution has started (or when opened early). It holds the runner's first
+// DescribeExecution until every execution has ended: polling thousands of executions while they
+// run would only take the machine's time from them.
+type startGate struct {
+	runner.StepFunctions
+	mu      sync.Mutex
+	left    int
+	release func()
+	ended   <-chan struct{}
+}
+
+// DescribeExecution describes an execution once every execution has ended.
+func (g *startGate) DescribeExecution(ctx context.Context, in *sfn.DescribeExecutionInput, opts ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error) {
+	select {
+	case <-g.ended:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return g.StepFunctions.DescribeExecution(ctx, in, opts...)
+}
+
+// StartExecution starts an execution and opens the gate after the last one.
+func (g *startGate) StartExecution(ctx context.Context, in *sfn.StartExecutionInput, opts ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error) {
+	out, err := g.StepFunctions.StartExecution(ctx, in, opts...)
+	g.mu.Lock()
+	g.left--
+	last := g.left <= 0
+	g.mu.Unlock()
+	if last {
+		g.open()
+	}
+	return out, err
+}
+
+// open releases the hold; later calls do nothing.
+func (g *startGate) open() { g.release() }
 
 // Violations lists the promises the run broke: more executions inside the work than the limit,
 // slots still held or executions still queued once everything settled, or waiters admitted
@@ -175,9 +294,6 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if sc.Executions < 0 || sc.TimeScale < 0 || sc.StartConcurrency < 0 {
 		return nil, fmt.Errorf("%w: executions, start concurrency and time scale must not be negative", ErrInvalidScenario)
 	}
-	if sc.TimeScale == 0 {
-		sc.TimeScale = DefaultTimeScale
-	}
 	if f := sc.Faults; !(f.DropEvents >= 0 && f.DupEvents >= 0 && f.DropEvents+f.DupEvents <= 1) {
 		return nil, fmt.Errorf("%w: the fractions of events dropped (%g) and duplicated (%g) must be at least 0 and add up to at most 1", ErrInvalidScenario, f.DropEvents, f.DupEvents)
 	}
@@ -223,6 +339,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	events := eventbus.NewRandomFaults(sc.Seed, sc.Faults.DropEvents, sc.Faults.DupEvents, 0)
 	st, err := stack.Start(ctx, cdkOut, stack.Options{
 		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: Handlers(), DynamoDBFaults: dbFaults, EventPolicy: events,
+		Held: true, // until every execution has started: see startGate
 	})
 	if err != nil {
 		return nil, err
@@ -232,7 +349,12 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner.Runner{StepFunctions: st.StepFunctionsClient(), DynamoDB: ddb, Progress: sc.Progress}
+	ended := watchEnd(st, machine.ARN, sc.Executions, sc.Progress)
+	// The clock stands still until every execution has started: they all start at one virtual
+	// instant, however long the machine takes to start them.
+	gate := &startGate{StepFunctions: st.StepFunctionsClient(), left: sc.Executions, release: st.ReleaseHold, ended: ended.all}
+	defer gate.open()
+	r := &runner.Runner{StepFunctions: gate, DynamoDB: ddb}
 	runBegan := time.Now()
 	report, err := r.Run(ctx, runner.Config{
 		StateMachineArn:  machine.ARN,
@@ -245,15 +367,20 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		LockTable:        table,
 		PollInterval:     runner.Duration(max(10*time.Millisecond, time.Duration(float64(time.Second)*sc.TimeScale))),
 	})
+	gate.open()
 	if err != nil {
 		return nil, err
 	}
-	ddbStats := st.DynamoDBStats()
+	ddbStats, ok := ended.stats()
+	if !ok {
+		ddbStats = st.DynamoDBStats()
+	}
 	helpers, err := helperTransitions(ctx, st, machine.ARN)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Report: report, Limit: limit, LockNamePath: lockNamePath, StateMachineArn: machine.ARN, DeadLetters: len(st.DeadLetters())}
+	res.UnexpectedFailures = unexpectedFailures(report.FailedByError, expectedErrors(sc))
 	res.Faults = FaultCounts{DynamoDB: ddbStats, EventsDropped: events.Dropped(), EventsDuplicated: events.Duplicated()}
 	if n := float64(report.Started); n > 0 {
 		res.TransitionsPerExecution = report.TransitionsPerExecution + float64(helpers)/n
