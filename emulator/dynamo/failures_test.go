@@ -12,7 +12,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl"
 )
 
-// requestID matches the request IDs dynalite sends.
+// requestID matches the request IDs DynamoDB Local sends.
 const requestID = `[A-Z0-9]{52}`
 
 func TestServiceErrorsCarryStepFunctionsNames(t *testing.T) {

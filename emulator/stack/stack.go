@@ -15,7 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"github.com/turnstile-sfn/turnstile/emulator"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
@@ -36,9 +36,9 @@ type Options struct {
 	// package (e.g. "lambdas/dowork") or its logical ID. A function the stack uses without a
 	// handler makes Start fail with ErrNoHandler.
 	Handlers map[string]HandlerFactory
-	// ToolsDir is where the pinned Node tooling (dynalite) is installed. Default: see
-	// dynalite.Options.
-	ToolsDir string
+	// DynamoDBLocal configures the DynamoDB Local that holds the stack's tables (where it is
+	// installed, the java command). Default: the zero ddblocal.Options.
+	DynamoDBLocal ddblocal.Options
 	// EventPolicy decides how the bus delivers each event (drop, duplicate, delay), for fault
 	// tests. Default: eventbus.DeliverOnce.
 	EventPolicy eventbus.DeliveryPolicy
@@ -46,7 +46,7 @@ type Options struct {
 	// emulator.Options.CrashAfter). Default: nil.
 	CrashAfter func(executionArn, state string) bool
 	// DynamoDBFaults are injected into the DynamoDB requests of the stack's state machines and
-	// functions (a faultproxy in front of dynalite), for fault tests. Default: none.
+	// functions (a faultproxy in front of DynamoDB Local), for fault tests. Default: none.
 	DynamoDBFaults faultproxy.Config
 	// Logf receives diagnostics that have no caller to return to (a failed scheduled event).
 	// Default: log.Printf.
@@ -65,7 +65,7 @@ type Stack struct {
 	// Bus is the local EventBridge.
 	Bus *eventbus.Bus
 
-	dynalite *dynalite.Server
+	database *ddblocal.Server
 	proxy    *faultproxy.Proxy
 	api      *sfnapi.Server
 	ids      *eventbus.IDSource
@@ -103,15 +103,15 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		}
 	}()
 
-	if s.dynalite, err = dynalite.Start(ctx, dynalite.Options{ToolsDir: opts.ToolsDir}); err != nil {
+	if s.database, err = ddblocal.Start(ctx, opts.DynamoDBLocal); err != nil {
 		return nil, err
 	}
-	// The stack's own parts reach dynalite through a proxy that counts their requests (and
+	// The stack's own parts reach DynamoDB Local through a proxy that counts their requests (and
 	// injects DynamoDBFaults); observers use DynamoDBEndpoint directly.
-	if s.proxy, err = faultproxy.Start(s.dynalite.Endpoint(), opts.DynamoDBFaults); err != nil {
+	if s.proxy, err = faultproxy.Start(s.database.Endpoint(), opts.DynamoDBFaults); err != nil {
 		return nil, err
 	}
-	ddb, err := dynalite.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) { o.Retryer = virtualTimeRetryer(opts.TimeScale) })
+	ddb, err := ddblocal.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) { o.Retryer = virtualTimeRetryer(opts.TimeScale) })
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func (s *Stack) DynamoDBStats() faultproxy.Stats { return s.proxy.Stats() }
 func (s *Stack) APIURL() string { return s.api.URL() }
 
 // DynamoDBEndpoint is the loopback URL of the DynamoDB API.
-func (s *Stack) DynamoDBEndpoint() string { return s.dynalite.Endpoint() }
+func (s *Stack) DynamoDBEndpoint() string { return s.database.Endpoint() }
 
 // StepFunctionsClient returns an AWS SDK client of the stack's Step Functions API.
 func (s *Stack) StepFunctionsClient() *sfn.Client { return s.stepFunctionsClient(nil) }
@@ -186,7 +186,7 @@ func (s *Stack) stepFunctionsClient(retryer aws.Retryer) *sfn.Client {
 
 // DynamoDBClient returns an AWS SDK client of the stack's DynamoDB API.
 func (s *Stack) DynamoDBClient(ctx context.Context) (*dynamodb.Client, error) {
-	return dynalite.NewClient(ctx, s.DynamoDBEndpoint())
+	return ddblocal.NewClient(ctx, s.DynamoDBEndpoint())
 }
 
 // DeadLetters returns the events the bus could not deliver, oldest first.
@@ -202,7 +202,7 @@ func (s *Stack) recordDeadLetter(d eventbus.DeadLetter) {
 	s.deadLetters = append(s.deadLetters, d)
 }
 
-// Close stops the API, the schedules, the executions, the bus, the handlers and dynalite, in
+// Close stops the API, the schedules, the executions, the bus, the handlers and DynamoDB Local, in
 // that order, and returns what went wrong on the way.
 func (s *Stack) Close() error {
 	s.cancel()
@@ -227,8 +227,8 @@ func (s *Stack) Close() error {
 	if s.proxy != nil {
 		errs = append(errs, s.proxy.Close())
 	}
-	if s.dynalite != nil {
-		errs = append(errs, s.dynalite.Close())
+	if s.database != nil {
+		errs = append(errs, s.database.Close())
 	}
 	return errors.Join(errs...)
 }

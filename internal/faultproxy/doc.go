@@ -1,5 +1,5 @@
 // Package faultproxy puts a fault-injecting HTTP reverse proxy in front of a DynamoDB API server
-// (dynalite, in tests), so that tests can prove what the lock does when the network misbehaves.
+// (DynamoDB Local, in tests), so that tests can prove what the lock does when the network misbehaves.
 //
 // For a chosen fraction of the requests, optionally only those of some DynamoDB operations (read
 // from the X-Amz-Target header), the proxy injects one of three faults:

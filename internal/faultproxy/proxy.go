@@ -17,8 +17,8 @@ var ErrInvalidTarget = errors.New("faultproxy: invalid target")
 // targetHeader names the DynamoDB operation of a request, e.g. "DynamoDB_20120810.UpdateItem".
 const targetHeader = "X-Amz-Target"
 
-// idleConnTimeout closes idle connections to the target before the 5-second keep-alive timeout
-// of a Node server such as dynalite does.
+// idleConnTimeout closes idle connections to the target well before the server's own idle
+// timeout does (Jetty's default, in DynamoDB Local, is 30 s).
 const idleConnTimeout = 4 * time.Second
 
 // Proxy is a running fault-injecting reverse proxy on 127.0.0.1. It is safe for concurrent use.
@@ -34,7 +34,7 @@ type Proxy struct {
 	served   chan error
 }
 
-// Start listens on a free 127.0.0.1 port and proxies requests to target, e.g. dynalite's
+// Start listens on a free 127.0.0.1 port and proxies requests to target, e.g. DynamoDB Local's
 // endpoint "http://127.0.0.1:8000", injecting the faults c asks for.
 func Start(target string, c Config) (*Proxy, error) {
 	u, err := url.Parse(target)

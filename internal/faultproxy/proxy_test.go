@@ -11,7 +11,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/turnstile-sfn/turnstile/asl"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 )
@@ -73,7 +73,7 @@ func integrationErrorName(t *testing.T, endpoint, table, pk string) string {
 // error it returns.
 func sdkErrorKind(t *testing.T, endpoint, table, pk string) string {
 	t.Helper()
-	client, err := dynalite.NewClient(t.Context(), endpoint)
+	client, err := ddblocal.NewClient(t.Context(), endpoint)
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)
 	}
@@ -201,7 +201,7 @@ func TestOperationsFilterSelectsWhichRequestsFault(t *testing.T) {
 func TestAWSSDKRetriesALostReply(t *testing.T) {
 	table := createTable(t)
 	p := startProxy(t, faultproxy.Config{AppliedReplyLost: 1})
-	client, err := dynalite.NewClient(t.Context(), p.URL())
+	client, err := ddblocal.NewClient(t.Context(), p.URL())
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)
 	}

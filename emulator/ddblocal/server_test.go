@@ -1,11 +1,13 @@
-package dynalite
+package ddblocal
 
 import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,12 +16,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// startServer starts dynalite for one test, skipping the test when the tooling is not installed,
+// startServer starts DynamoDB Local for one test, skipping the test when the tooling is not installed,
 // and closes it when the test ends.
 func startServer(t *testing.T) *Server {
 	t.Helper()
 	srv, err := Start(t.Context(), Options{})
-	if errors.Is(err, ErrNotInstalled) {
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
 	if err != nil {
@@ -77,44 +79,62 @@ func TestStartServesDynamoDBAPI(t *testing.T) {
 }
 
 func TestStartRetriesWhenThePortIsTaken(t *testing.T) {
-	tl, err := locateTools("")
-	if errors.Is(err, ErrNotInstalled) {
+	tl, err := locateTools(Options{})
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name  string
+		serve bool // the taken port answers ListTables in DynamoDB Local's place
+	}{
+		{name: "by a silent listener"},
+		{name: "by a server that answers in its place", serve: true},
 	}
-	defer taken.Close()
-	takenPort := taken.Addr().(*net.TCPAddr).Port
-
-	picks := 0
-	pick := func() (int, error) {
-		picks++
-		if picks == 1 {
-			return takenPort, nil
-		}
-		return freePort()
-	}
-	srv, err := startOnFreePort(t.Context(), tl, pick)
-	if err != nil {
-		t.Fatalf("startOnFreePort: %v", err)
-	}
-	defer srv.Close()
-	if picks != 2 {
-		t.Errorf("ports picked = %d, want 2 (the taken one, then a free one)", picks)
-	}
-	if got, notWant := srv.Endpoint(), "http://127.0.0.1:"+strconv.Itoa(takenPort); got == notWant {
-		t.Errorf("Endpoint() = %q, the port that was taken", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			taken, err := net.Listen("tcp", ":0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer taken.Close()
+			if tt.serve {
+				impostor := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+					w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+					_, _ = w.Write([]byte(`{"TableNames":[]}`))
+				})}
+				go func() { _ = impostor.Serve(taken) }()
+				defer impostor.Close()
+			}
+			takenPort := taken.Addr().(*net.TCPAddr).Port
+			picks := 0
+			pick := func() (int, error) {
+				picks++
+				if picks == 1 {
+					return takenPort, nil
+				}
+				return freePort()
+			}
+			srv, err := startOnFreePort(t.Context(), tl, pick)
+			if err != nil {
+				t.Fatalf("startOnFreePort: %v", err)
+			}
+			defer srv.Close()
+			if picks != 2 {
+				t.Errorf("ports picked = %d, want 2 (the taken one, then a free one)", picks)
+			}
+			if got, notWant := srv.Endpoint(), "http://127.0.0.1:"+strconv.Itoa(takenPort); got == notWant {
+				t.Errorf("Endpoint() = %q, the port that was taken", got)
+			}
+		})
 	}
 }
 
 func TestStartGivesUpWhenThePortStaysTaken(t *testing.T) {
-	tl, err := locateTools("")
-	if errors.Is(err, ErrNotInstalled) {
+	tl, err := locateTools(Options{})
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	taken, err := net.Listen("tcp", ":0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,8 +146,8 @@ func TestStartGivesUpWhenThePortStaysTaken(t *testing.T) {
 	}
 	_, err = startOnFreePort(t.Context(), tl, pick)
 	var perr *ProcessError
-	if !errors.As(err, &perr) || !errors.Is(err, ErrExited) || !perr.addressInUse() {
-		t.Fatalf("error = %v, want a *ProcessError wrapping ErrExited with EADDRINUSE in its stderr", err)
+	if !errors.As(err, &perr) || !errors.Is(err, ErrPortInUse) || !strings.Contains(perr.Output, bindFailure) {
+		t.Fatalf("error = %v, want a *ProcessError wrapping ErrPortInUse with %q in its output", err, bindFailure)
 	}
 	if picks != bindAttempts {
 		t.Errorf("ports picked = %d, want %d", picks, bindAttempts)
@@ -135,7 +155,7 @@ func TestStartGivesUpWhenThePortStaysTaken(t *testing.T) {
 }
 
 func TestStartStopsOnContextEnd(t *testing.T) {
-	if _, err := locateTools(""); errors.Is(err, ErrNotInstalled) {
+	if _, err := locateTools(Options{}); errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
 	canceled, cancel := context.WithCancel(t.Context())
