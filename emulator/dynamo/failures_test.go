@@ -70,10 +70,10 @@ func TestServiceErrorsCarryStepFunctionsNames(t *testing.T) {
 			wantCause: `^Invalid UpdateExpression: .* \(Service: DynamoDb, Status Code: 400, Request ID: ` + requestID + `\)$`,
 		},
 		{
-			name:      "optimized validation: invalid table name",
-			resource:  "arn:aws:states:::dynamodb:getItem",
-			params:    invalidTableName,
-			wantName:  "DynamoDB.AmazonDynamoDBException",
+			name:     "optimized validation: invalid table name",
+			resource: "arn:aws:states:::dynamodb:getItem",
+			params:   invalidTableName,
+			wantName: "DynamoDB.AmazonDynamoDBException",
 			// DynamoDB: "1 validation error detected: Value '/bad' at 'tableName' failed to satisfy
 			// constraint: ..."; DynamoDB Local: "Invalid table/index name. ...".
 			wantCause: `^(?:1 validation error detected: Value '/bad' at 'tableName' failed to satisfy constraint: |Invalid table/index name\. ).*Error Code: ValidationException;`,
