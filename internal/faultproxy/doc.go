@@ -17,6 +17,14 @@
 // filter selects always gets the same fate for a given seed. Which request is the n-th depends
 // on the order in which concurrent requests arrive.
 //
+// The proxy also accounts for capacity: Stats gives the read and write units the forwarded
+// requests consumed (the server reports them; the proxy adds ReturnConsumedCapacity TOTAL to
+// requests that lack it and takes ConsumedCapacity out of their replies again), the failed
+// conditional writes and the units DynamoDB bills for them (ceil(size of the existing item /
+// 1 KB), at least 1: the proxy asks for the existing item with
+// ReturnValuesOnConditionCheckFailure ALL_OLD and sizes it), and the largest item seen. See
+// capacity.go for the method.
+//
 // What the clients see: the Step Functions DynamoDB integration of the emulator
 // (emulator/dynamo) names a reset connection "DynamoDB.SdkClientException", which the semaphore
 // machine retries, and a throttle "DynamoDB.ProvisionedThroughputExceededException". The AWS SDK

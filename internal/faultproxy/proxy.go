@@ -30,6 +30,7 @@ type Proxy struct {
 	upstream *http.Client
 	dice     *dice
 	counts   counters
+	capacity capacityCounters
 	throttle string
 	served   chan error
 }
@@ -71,7 +72,11 @@ func Start(target string, c Config) (*Proxy, error) {
 func (p *Proxy) URL() string { return p.url }
 
 // Stats returns the counts so far.
-func (p *Proxy) Stats() Stats { return p.counts.snapshot() }
+func (p *Proxy) Stats() Stats {
+	s := p.counts.snapshot()
+	p.capacity.addTo(&s)
+	return s
+}
 
 // Close stops the proxy: it stops listening, closes every connection and waits for the server to
 // end.
@@ -110,13 +115,16 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, dropReply bool) 
 		resetConnection(w)
 		return
 	}
+	op := operation(r.Header.Get(targetHeader))
+	body, asked := prepare(op, body)
 	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
 	out.Header = r.Header.Clone()
-	out.Host = r.Host // as the client signed it
+	out.Header.Del("Content-Length") // the body may have changed; out.ContentLength is right
+	out.Host = r.Host                // as the client signed it (DynamoDB Local checks no signature)
 	p.counts.forwarded.Add(1)
 	resp, err := p.upstream.Do(out)
 	if err != nil {
@@ -126,7 +134,13 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, dropReply bool) 
 	}
 	defer resp.Body.Close()
 	reply, err := io.ReadAll(resp.Body)
-	if err != nil || dropReply {
+	if err != nil {
+		resetConnection(w)
+		return
+	}
+	// A write whose reply is lost was applied, and billed.
+	reply = p.capacity.account(op, asked, resp.StatusCode, resp.Header, reply)
+	if dropReply {
 		resetConnection(w)
 		return
 	}

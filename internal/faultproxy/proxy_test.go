@@ -114,7 +114,7 @@ func TestFaultsAsClientsSeeThem(t *testing.T) {
 			config:      faultproxy.Config{},
 			wantSDK:     "none",
 			wantApplied: true,
-			wantStats:   faultproxy.Stats{Requests: 2, Forwarded: 2},
+			wantStats:   faultproxy.Stats{Requests: 2, Forwarded: 2, WriteUnits: 2},
 		},
 		{
 			name:            "applied, reply lost",
@@ -122,7 +122,7 @@ func TestFaultsAsClientsSeeThem(t *testing.T) {
 			wantIntegration: "DynamoDB.SdkClientException",
 			wantSDK:         "RequestSendError",
 			wantApplied:     true,
-			wantStats:       faultproxy.Stats{Requests: 2, Forwarded: 2, AppliedReplyLost: 2},
+			wantStats:       faultproxy.Stats{Requests: 2, Forwarded: 2, AppliedReplyLost: 2, WriteUnits: 2},
 		},
 		{
 			name:            "lost before",
@@ -190,7 +190,7 @@ func TestOperationsFilterSelectsWhichRequestsFault(t *testing.T) {
 	if !errors.As(err, &failure) || failure.Name != "DynamoDB.SdkClientException" {
 		t.Errorf("UpdateItem (selected) error = %v, want DynamoDB.SdkClientException", err)
 	}
-	want := faultproxy.Stats{Requests: 2, Forwarded: 1, LostBefore: 1}
+	want := faultproxy.Stats{Requests: 2, Forwarded: 1, LostBefore: 1, WriteUnits: 1}
 	if got := p.Stats(); got != want {
 		t.Errorf("Stats() = %+v, want %+v", got, want)
 	}
