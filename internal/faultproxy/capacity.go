@@ -16,14 +16,14 @@ import (
 // The proxy accounts for the capacity units DynamoDB bills. It asks the server for them: a
 // request of a data operation that lacks ReturnConsumedCapacity (or sets NONE) is forwarded with
 // TOTAL, and the reply has its ConsumedCapacity removed again, so the client sees what it asked
-// for. Two more fields are added the same way, to learn item sizes:
+// for. A conditional PutItem, UpdateItem or DeleteItem also gets
+// ReturnValuesOnConditionCheckFailure ALL_OLD, removed from the reply the same way: a
+// ConditionalCheckFailedException carries no ConsumedCapacity, but DynamoDB bills a failed
+// conditional write as a write of the existing item, ceil(size / 1 KB) write units, at least 1.
+// The proxy computes that from the item the reply returns (no item: 1 unit).
 //
-//   - a conditional PutItem, UpdateItem or DeleteItem gets ReturnValuesOnConditionCheckFailure
-//     ALL_OLD. A ConditionalCheckFailedException carries no ConsumedCapacity, but DynamoDB bills
-//     a failed conditional write as a write of the existing item: ceil(size / 1 KB) write units,
-//     at least 1. The proxy computes that from the item the reply returns (no item: 1 unit).
-//   - an UpdateItem without ReturnValues gets ALL_NEW, so that the size of the item after the
-//     update is known.
+// The largest item is the largest seen in a reply: items read, returned by a write that asked
+// for them, or returned by a failed condition (a lock under contention sees many of those).
 //
 // Item sizes follow "DynamoDB item sizes and formats" in the DynamoDB developer guide.
 
@@ -57,7 +57,7 @@ type capacityCounters struct {
 
 // added records which fields the proxy added to a request, to take their answers out of the reply.
 type added struct {
-	capacity, oldOnFailure, newValues bool
+	capacity, oldOnFailure bool
 }
 
 // prepare returns the request body to forward for operation op, with the fields that make the
@@ -81,9 +81,6 @@ func prepare(op string, body []byte) ([]byte, added) {
 		_, expected := req["Expected"]
 		if (conditional || expected) && absentOr(req["ReturnValuesOnConditionCheckFailure"], "NONE") {
 			req["ReturnValuesOnConditionCheckFailure"], a.oldOnFailure = json.RawMessage(`"ALL_OLD"`), true
-		}
-		if op == "UpdateItem" && absentOr(req["ReturnValues"], "NONE") {
-			req["ReturnValues"], a.newValues = json.RawMessage(`"ALL_NEW"`), true
 		}
 	}
 	if a == (added{}) {
@@ -150,7 +147,6 @@ func (c *capacityCounters) account(op string, a added, status int, header http.H
 	}
 	remove("ConsumedCapacity", a.capacity)
 	remove("Item", a.oldOnFailure && status != http.StatusOK)
-	remove("Attributes", a.newValues)
 	if !changed {
 		return body
 	}

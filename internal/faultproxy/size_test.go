@@ -45,8 +45,7 @@ func TestPrepareAddsOnlyWhatIsMissing(t *testing.T) {
 		{name: "read asking for capacity", op: "GetItem", body: `{"ReturnConsumedCapacity":"INDEXES"}`, want: added{}},
 		{name: "plain put", op: "PutItem", body: `{"TableName":"t"}`, want: added{capacity: true}},
 		{name: "conditional put", op: "PutItem", body: `{"ConditionExpression":"x"}`, want: added{capacity: true, oldOnFailure: true}},
-		{name: "update", op: "UpdateItem", body: `{"ReturnValues":"NONE"}`, want: added{capacity: true, newValues: true}},
-		{name: "update asking for values", op: "UpdateItem", body: `{"ReturnValues":"UPDATED_NEW","ReturnConsumedCapacity":"TOTAL"}`, want: added{}},
+		{name: "conditional update asking for all", op: "UpdateItem", body: `{"ConditionExpression":"x","ReturnValuesOnConditionCheckFailure":"ALL_OLD","ReturnConsumedCapacity":"TOTAL"}`, want: added{}},
 		{name: "not JSON", op: "GetItem", body: `{`, want: added{}},
 	}
 	for _, tt := range tests {
