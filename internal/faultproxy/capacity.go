@@ -20,7 +20,8 @@ import (
 // ReturnValuesOnConditionCheckFailure ALL_OLD, removed from the reply the same way: a
 // ConditionalCheckFailedException carries no ConsumedCapacity, but DynamoDB bills a failed
 // conditional write as a write of the existing item, ceil(size / 1 KB) write units, at least 1.
-// The proxy computes that from the item the reply returns (no item: 1 unit).
+// The proxy computes that from the item the reply returns (no item: 1 unit). A cancelled
+// transaction (TransactionCanceledException) reports no capacity and is counted as none.
 //
 // The largest item is the largest seen in a reply: items read, returned by a write that asked
 // for them, or returned by a failed condition (a lock under contention sees many of those).
