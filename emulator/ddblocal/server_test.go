@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -92,20 +91,17 @@ func TestStartRetriesWhenThePortIsTaken(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			taken, err := net.Listen("tcp", ":0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer taken.Close()
+			var takenPort int
 			if tt.serve {
-				impostor := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-					w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-					_, _ = w.Write([]byte(`{"TableNames":[]}`))
-				})}
-				go func() { _ = impostor.Serve(taken) }()
-				defer impostor.Close()
+				takenPort = impostor(t)
+			} else {
+				taken, err := net.Listen("tcp", ":0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer taken.Close()
+				takenPort = taken.Addr().(*net.TCPAddr).Port
 			}
-			takenPort := taken.Addr().(*net.TCPAddr).Port
 			picks := 0
 			pick := func() (int, error) {
 				picks++
@@ -129,29 +125,45 @@ func TestStartRetriesWhenThePortIsTaken(t *testing.T) {
 	}
 }
 
+// TestStartGivesUpWhenThePortStaysTaken keeps the port taken by a server that answers in
+// DynamoDB Local's place: each attempt fails as soon as the answer comes from another process,
+// without waiting for the JVM (the silent listener of TestStartRetriesWhenThePortIsTaken covers
+// the bind failure in the output).
 func TestStartGivesUpWhenThePortStaysTaken(t *testing.T) {
 	tl, err := locateTools(Options{})
 	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
-	taken, err := net.Listen("tcp", ":0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer taken.Close()
+	taken := impostor(t)
 	picks := 0
 	pick := func() (int, error) {
 		picks++
-		return taken.Addr().(*net.TCPAddr).Port, nil
+		return taken, nil
 	}
 	_, err = startOnFreePort(t.Context(), tl, pick)
 	var perr *ProcessError
-	if !errors.As(err, &perr) || !errors.Is(err, ErrPortInUse) || !strings.Contains(perr.Output, bindFailure) {
-		t.Fatalf("error = %v, want a *ProcessError wrapping ErrPortInUse with %q in its output", err, bindFailure)
+	if !errors.As(err, &perr) || !errors.Is(err, ErrPortInUse) {
+		t.Fatalf("error = %v, want a *ProcessError wrapping ErrPortInUse", err)
 	}
 	if picks != bindAttempts {
 		t.Errorf("ports picked = %d, want %d", picks, bindAttempts)
 	}
+}
+
+// impostor serves ListTables' reply on a free port until the test ends, and returns the port.
+func impostor(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		_, _ = w.Write([]byte(`{"TableNames":[]}`))
+	})}
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 func TestStartStopsOnContextEnd(t *testing.T) {
