@@ -1,5 +1,5 @@
-# Turnstile's commands. A fresh machine needs Go 1.26, Node.js 20+ with npm, and the Go module
-# proxy and the npm registry; `make setup` installs the rest.
+# Turnstile's commands. A fresh machine needs Go 1.26, Node.js 20+ with npm, Java 17+ (for
+# DynamoDB Local), and the Go module proxy and the npm registry; `make setup` installs the rest.
 #
 #   make demo    set up, then run the original demo locally (100 executions, limit 5) and chart it
 #   make test    gofmt, go vet, synth + asl-validator, go test -race, the example app
@@ -31,17 +31,20 @@ SOAK_ARGS ?=
 GO_FILES = $(shell find . -name '*.go' -not -path './.cdk/*' -not -path './$(CDK_OUT)/*' -not -path './.git/*')
 TESTDATA_ASL = $(shell find . \( -path ./.cdk -o -path ./$(CDK_OUT) -o -path ./.git \) -prune -o -path '*/testdata/*' -name '*.asl.json' -print | sort)
 
-.PHONY: help setup node-tooling demo synth deploy test fmt-check vet validate-asl go-test example bench soak clean
+.PHONY: help setup node-tooling dynamodb-local demo synth deploy test fmt-check vet validate-asl go-test example bench soak clean
 
 help: ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
-setup: node-tooling ## install the pinned Node tooling and the Go modules
+setup: node-tooling dynamodb-local ## install the pinned Node tooling, DynamoDB Local and the Go modules
 	go mod download
 	@echo "setup: Go modules downloaded ($$(go version | cut -d' ' -f3))"
 
 node-tooling: ## install .cdk/node_modules with npm ci, unless already installed from the same lockfile
 	@scripts/install-node-tooling.sh
+
+dynamodb-local: ## install AWS's DynamoDB Local (pinned) into .cdk/dynamodb-local, unless already there; needs Java 17
+	@scripts/install-dynamodb-local.sh
 
 demo: setup ## set up, then run the original demo locally: 100 executions through a limit of 5
 	go run ./cmd/turnstile simulate $(SIMULATE_ARGS)

@@ -22,15 +22,39 @@ type callbackOutcome struct {
 	failure *failure
 }
 
-// tokenClaims is what a task token encodes: the execution that issued it and a unique id.
+// tokenClaims is what a task token encodes: the execution that issued it, a unique id, and
+// filler that gives the token the length of AWS's.
 type tokenClaims struct {
 	ExecutionArn string `json:"e"`
 	ID           string `json:"t"`
+	Filler       string `json:"p,omitempty"`
 }
 
-// newTaskToken issues a task token for an attempt of a Task of this execution.
+// taskTokenLength is the length of the task tokens the emulator issues (unless a very long
+// execution ARN makes one longer): AWS's tokens seen in public code are 664 to 684 characters,
+// and SendTaskSuccess accepts up to 2,048. Code that stores tokens (a wait queue in a DynamoDB
+// item) then meets the sizes it will meet in AWS.
+const taskTokenLength = 684
+
+// tokenAlphabet is what the filler is drawn from: characters JSON carries without escapes.
+const tokenAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+// newTaskToken issues a task token for an attempt of a Task of this execution: the URL-safe
+// base64 of its claims, taskTokenLength characters long. The filler is drawn from a source
+// seeded by the token's id, so it takes no numbers from the execution's own random source.
 func (r *runner) newTaskToken() string {
-	raw, _ := json.Marshal(tokenClaims{ExecutionArn: r.ex.arn, ID: uuidFrom(r.rng)})
+	claims := tokenClaims{ExecutionArn: r.ex.arn, ID: uuidFrom(r.rng)}
+	raw, _ := json.Marshal(claims)
+	// 3 bytes encode as 4 characters; the filler field adds len(`,"p":""`) bytes and its value.
+	if missing := taskTokenLength*3/4 - len(raw) - len(`,"p":""`); missing > 0 {
+		filler := make([]byte, missing)
+		source := derivedRand(0, claims.ID)
+		for i := range filler {
+			filler[i] = tokenAlphabet[source.IntN(len(tokenAlphabet))]
+		}
+		claims.Filler = string(filler)
+		raw, _ = json.Marshal(claims)
+	}
 	token := base64.RawURLEncoding.EncodeToString(raw)
 	r.ex.mu.Lock()
 	if r.ex.issuedTokens == nil {

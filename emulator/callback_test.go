@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"errors"
+	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -161,5 +162,23 @@ func TestSendTaskErrors(t *testing.T) {
 				t.Errorf("got %v, want %v", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestTaskTokensHaveAWSLength(t *testing.T) {
+	issue := func() string {
+		fake, tokens := tokenQueue()
+		em := newEmulator(t, 0, fake)
+		_, token := startCallback(t, em, "", tokens)
+		return token
+	}
+	first, second := issue(), issue()
+	for _, token := range []string{first, second} {
+		if len(token) != taskTokenLength || !regexp.MustCompile(`^[A-Za-z0-9_-]+$`).MatchString(token) {
+			t.Errorf("token %q: %d characters, want %d of URL-safe base64", token, len(token), taskTokenLength)
+		}
+	}
+	if first == second {
+		t.Errorf("two executions were issued the same token %q", first)
 	}
 }

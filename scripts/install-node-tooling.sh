@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the pinned Node tooling of .cdk/ (aws-cdk, a supported Node 22, dynalite,
+# Installs the pinned Node tooling of .cdk/ (aws-cdk, a supported Node 22,
 # asl-validator) with `npm ci`, unless it is already installed from the same package.json and
 # package-lock.json. Needs npm (any Node from 20 on runs it) and the npm registry.
 set -euo pipefail

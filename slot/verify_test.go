@@ -13,13 +13,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite/dynalitetest"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 	"github.com/turnstile-sfn/turnstile/slot"
 )
 
-var server dynalitetest.Server
+var server ddblocaltest.Server
 
-func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }
 
 const holder = "arn:aws:states:us-east-1:123456789012:execution:Sem:holder"
 

@@ -1,4 +1,4 @@
-// Command soak runs the reliability soak of issue 6 (package internal/soak) against a dynalite
+// Command soak runs the reliability soak of issue 6 (package internal/soak) against a DynamoDB Local
 // it starts and prints its figures: seeds, operations, faults injected by kind, histories
 // failing the checker, the largest number of holders seen, reads where counter ≠ holders,
 // negative counts and slots leaked after quiescence and one reconciler pass.
@@ -21,7 +21,7 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/internal/soak"
 )
 
@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "soak:", err)
 		return exitError
 	}
-	report, elapsed, err := soakOnDynalite(ctx, o.config)
+	report, elapsed, err := soakOnDynamoDBLocal(ctx, o.config)
 	if err != nil {
 		fmt.Fprintln(stderr, "soak:", err)
 		return exitError
@@ -67,9 +67,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// soakOnDynalite starts dynalite, runs the soak against it and stops it.
-func soakOnDynalite(ctx context.Context, c soak.Config) (report soak.Report, elapsed time.Duration, err error) {
-	srv, err := dynalite.Start(ctx, dynalite.Options{})
+// soakOnDynamoDBLocal starts DynamoDB Local, runs the soak against it and stops it.
+func soakOnDynamoDBLocal(ctx context.Context, c soak.Config) (report soak.Report, elapsed time.Duration, err error) {
+	srv, err := ddblocal.Start(ctx, ddblocal.Options{})
 	if err != nil {
 		return soak.Report{}, 0, err
 	}

@@ -43,6 +43,9 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	}
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: %s = %.1f s)\t\n", res.MakespanOverIdeal, ideal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
+	fmt.Fprintf(tw, "Capacity per execution\t%.1f read units, %.1f write units (%.1f of them for failed conditions)\t(all DynamoDB requests, as billed)\n",
+		res.ReadUnitsPerExecution, res.WriteUnitsPerExecution, res.FailedConditionWriteUnitsPerExecution)
+	fmt.Fprintf(tw, "Largest lock item\t%.2f KB\t\n", res.LargestLockItemKB)
 	fmt.Fprintf(tw, "Undelivered events\t%d\t\n", res.DeadLetters)
 	if len(res.UnexpectedFailures) > 0 {
 		fmt.Fprintf(tw, "Unexpected failures\t%s\tNOT A GOOD RUN\n", failures(res.UnexpectedFailures))

@@ -131,13 +131,11 @@ func TestAWSSDKActions(t *testing.T) {
 func TestActionsTheServerLacksAreReportedNotEmulated(t *testing.T) {
 	in := newIntegration(t)
 	table := createTable(t, false)
-	resource := "arn:aws:states:::aws-sdk:dynamodb:transactWriteItems"
+	resource := "arn:aws:states:::aws-sdk:dynamodb:createBackup"
 	if !in.Supports(resource) {
 		t.Fatalf("Supports(%s) = false, want true: it is a DynamoDB API action", resource)
 	}
-	_, err := in.Invoke(t.Context(), resource, map[string]any{"TransactItems": []any{
-		map[string]any{"Put": map[string]any{"TableName": table, "Item": map[string]any{"pk": s("x")}}},
-	}})
+	_, err := in.Invoke(t.Context(), resource, map[string]any{"TableName": table, "BackupName": "before"})
 	if !errors.Is(err, ErrNotEmulated) {
 		t.Fatalf("error = %v, want ErrNotEmulated", err)
 	}

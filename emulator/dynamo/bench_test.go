@@ -19,7 +19,7 @@ func counterUpdate(table string) map[string]any {
 	}
 }
 
-// BenchmarkInvokeUpdateItem measures optimized updateItem invocations against dynalite, one at a
+// BenchmarkInvokeUpdateItem measures optimized updateItem invocations against DynamoDB Local, one at a
 // time.
 func BenchmarkInvokeUpdateItem(b *testing.B) {
 	in := newIntegration(b)

@@ -1,5 +1,5 @@
 // Package dynamo runs the Step Functions DynamoDB service integrations against a DynamoDB API
-// server (dynalite, in the emulator):
+// server (AWS's DynamoDB Local, in the emulator):
 //
 //   - the optimized integration, arn:aws:states:::dynamodb:getItem, putItem, updateItem and
 //     deleteItem, whose result is the API response plus the SdkHttpMetadata and

@@ -13,7 +13,7 @@ import (
 var ErrInvalidParameters = errors.New("dynamo: invalid parameters")
 
 // ErrNotEmulated reports a DynamoDB action that the local DynamoDB server does not implement
-// (dynalite 4.0.0 has no transactions, PartiQL, backups, TTL updates, ...).
+// (DynamoDB Local lacks, e.g., backups and global tables).
 var ErrNotEmulated = errors.New("dynamo: action not implemented by the local DynamoDB server")
 
 // Error names and causes follow what Step Functions reports (recorded against AWS, and

@@ -36,7 +36,7 @@ func ExampleIntegration_Supports() {
 // Invoke runs a Task; a failure carries the name a Retry or Catch matches.
 func ExampleIntegration_Invoke() {
 	ctx := context.Background()
-	in, err := dynamo.New("http://127.0.0.1:8000") // e.g. dynalite.Server.Endpoint()
+	in, err := dynamo.New("http://127.0.0.1:8000") // e.g. ddblocal.Server.Endpoint()
 	if err != nil {
 		log.Fatal(err)
 	}

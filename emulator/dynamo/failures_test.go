@@ -12,8 +12,13 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl"
 )
 
-// requestID matches the request IDs dynalite sends.
-const requestID = `[A-Z0-9]{52}`
+// requestID matches a request ID: DynamoDB sends 52 upper-case letters and digits, DynamoDB
+// Local a UUID.
+const requestID = `(?:[A-Z0-9]{52}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`
+
+// missingTableMessage matches the message of a ResourceNotFoundException for a missing table:
+// DynamoDB's, or DynamoDB Local's.
+const missingTableMessage = `(?:Requested resource not found|Cannot do operations on a non-existent table)`
 
 func TestServiceErrorsCarryStepFunctionsNames(t *testing.T) {
 	in := newIntegration(t)
@@ -65,25 +70,27 @@ func TestServiceErrorsCarryStepFunctionsNames(t *testing.T) {
 			wantCause: `^Invalid UpdateExpression: .* \(Service: DynamoDb, Status Code: 400, Request ID: ` + requestID + `\)$`,
 		},
 		{
-			name:      "optimized validation: invalid table name",
-			resource:  "arn:aws:states:::dynamodb:getItem",
-			params:    invalidTableName,
-			wantName:  "DynamoDB.AmazonDynamoDBException",
-			wantCause: `^1 validation error detected: Value '/bad' at 'tableName' failed to satisfy constraint: .*Error Code: ValidationException;`,
+			name:     "optimized validation: invalid table name",
+			resource: "arn:aws:states:::dynamodb:getItem",
+			params:   invalidTableName,
+			wantName: "DynamoDB.AmazonDynamoDBException",
+			// DynamoDB: "1 validation error detected: Value '/bad' at 'tableName' failed to satisfy
+			// constraint: ..."; DynamoDB Local: "Invalid table/index name. ...".
+			wantCause: `^(?:1 validation error detected: Value '/bad' at 'tableName' failed to satisfy constraint: |Invalid table/index name\. ).*Error Code: ValidationException;`,
 		},
 		{
 			name:      "optimized missing table",
 			resource:  "arn:aws:states:::dynamodb:getItem",
 			params:    missingTable,
 			wantName:  "DynamoDB.ResourceNotFoundException",
-			wantCause: `^Requested resource not found \(Service: AmazonDynamoDBv2; Status Code: 400; Error Code: ResourceNotFoundException; Request ID: ` + requestID + `; Proxy: null\)$`,
+			wantCause: `^` + missingTableMessage + ` \(Service: AmazonDynamoDBv2; Status Code: 400; Error Code: ResourceNotFoundException; Request ID: ` + requestID + `; Proxy: null\)$`,
 		},
 		{
 			name:      "aws-sdk missing table",
 			resource:  "arn:aws:states:::aws-sdk:dynamodb:getItem",
 			params:    missingTable,
 			wantName:  "DynamoDb.ResourceNotFoundException",
-			wantCause: `^Requested resource not found \(Service: DynamoDb, Status Code: 400, Request ID: ` + requestID + `\)$`,
+			wantCause: `^` + missingTableMessage + ` \(Service: DynamoDb, Status Code: 400, Request ID: ` + requestID + `\)$`,
 		},
 	}
 	for _, tt := range tests {
@@ -120,12 +127,11 @@ func TestMalformedParametersFailAndWriteNothing(t *testing.T) {
 		{name: "an array", resource: putItem, params: []any{table}, wantErr: ErrInvalidParameters, wantName: "States.Runtime", wantIn: "must be a JSON object"},
 		{name: "not encodable", resource: putItem, params: map[string]any{"TableName": table, "Item": map[string]any{"pk": s("a"), "x": math.NaN()}},
 			wantErr: ErrInvalidParameters, wantName: "States.Runtime", wantIn: "cannot be encoded as JSON"},
-		{name: "attribute without a type", resource: putItem, params: map[string]any{"TableName": table, "Item": map[string]any{"pk": "a"}},
-			wantName: "DynamoDB.AmazonDynamoDBException", wantIn: "Error Code: SerializationException"},
-		{name: "number as a JSON number", resource: putItem, params: map[string]any{"TableName": table, "Item": map[string]any{"pk": s("a"), "count": map[string]any{"N": int64(5)}}},
-			wantName: "DynamoDB.AmazonDynamoDBException", wantIn: "Error Code: SerializationException"},
+		// DynamoDB answers an attribute value without its type ({"pk": "a"}) or a number as a JSON
+		// number with a SerializationException; DynamoDB Local 1.25.1 accepts and stores both, so
+		// those cases are not checked here.
 		{name: "null item", resource: putItem, params: map[string]any{"TableName": table, "Item": nil},
-			wantName: "DynamoDB.AmazonDynamoDBException", wantIn: "Value null at 'item' failed to satisfy constraint: Member must not be null"},
+			wantName: "DynamoDB.AmazonDynamoDBException", wantIn: "Error Code: ValidationException"},
 		{name: "item without its key", resource: putItem, params: map[string]any{"TableName": table, "Item": map[string]any{"other": s("a")}},
 			wantName: "DynamoDB.AmazonDynamoDBException", wantIn: "Error Code: ValidationException"},
 		{name: "aws-sdk: key of the wrong type", resource: "arn:aws:states:::aws-sdk:dynamodb:putItem", params: map[string]any{"TableName": table, "Item": map[string]any{"pk": n("1")}},

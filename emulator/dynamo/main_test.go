@@ -10,13 +10,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/turnstile-sfn/turnstile/asl"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite/dynalitetest"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 )
 
-// One dynalite serves every test of the package; each test works in tables of its own.
-var server dynalitetest.Server
+// One DynamoDB Local serves every test of the package; each test works in tables of its own.
+var server ddblocaltest.Server
 
-func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }
 
 // newIntegration returns an Integration for the test server, skipping the test without one.
 func newIntegration(tb testing.TB) *Integration {

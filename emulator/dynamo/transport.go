@@ -63,8 +63,8 @@ func (i *Integration) call(ctx context.Context, operation string, body []byte) (
 	return reply{status: resp.StatusCode, header: resp.Header, body: data}, nil
 }
 
-// idleConnTimeout closes idle connections before the 5-second keep-alive timeout of a Node
-// server such as dynalite does, so a request never goes out on a connection being closed.
+// idleConnTimeout closes idle connections well before the server's own idle timeout does (Jetty's
+// default, in DynamoDB Local, is 30 s), so a request never goes out on a connection being closed.
 const idleConnTimeout = 4 * time.Second
 
 // newHTTPClient returns the default client: direct (no proxy: the server is local), with enough

@@ -1,6 +1,6 @@
 // Package stack runs a synthesized CDK stack on this machine: it loads the CloudFormation
 // template from a cdk.out directory, creates its DynamoDB tables in a real DynamoDB API server
-// (dynalite on loopback), binds its Lambda functions to Go handlers, creates its state machines
+// (AWS's DynamoDB Local on loopback), binds its Lambda functions to Go handlers, creates its state machines
 // in the emulator, puts its EventBridge rules on a local event bus fed by the executions' status
 // changes (and ticks its scheduled rules), and serves the Step Functions API on loopback so that
 // unmodified AWS SDK clients can drive it.

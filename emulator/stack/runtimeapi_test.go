@@ -18,7 +18,7 @@ import (
 // to the stack's table through the counted endpoint, and whose named error a Catch matches.
 func TestStackRunsAFunctionThroughTheRuntimeAPI(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts dynalite and builds a function")
+		t.Skip("starts DynamoDB Local and builds a function")
 	}
 	ctx := context.Background()
 	st, err := Start(ctx, "testdata/runtimeapi.template.json", Options{ModuleDir: "../..", FunctionLog: testLog{t}})

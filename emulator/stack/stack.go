@@ -17,7 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"github.com/turnstile-sfn/turnstile/emulator"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
@@ -49,9 +49,9 @@ type Options struct {
 	// FunctionLog receives the output of the functions run through the Lambda Runtime API, each
 	// line prefixed with the function's name. Default: os.Stderr.
 	FunctionLog io.Writer
-	// ToolsDir is where the pinned Node tooling (dynalite) is installed. Default: see
-	// dynalite.Options.
-	ToolsDir string
+	// DynamoDBLocal configures the DynamoDB Local that holds the stack's tables (where it is
+	// installed, the java command). Default: the zero ddblocal.Options.
+	DynamoDBLocal ddblocal.Options
 	// EventPolicy decides how the bus delivers each event (drop, duplicate, delay), for fault
 	// tests. Default: eventbus.DeliverOnce.
 	EventPolicy eventbus.DeliveryPolicy
@@ -59,7 +59,7 @@ type Options struct {
 	// emulator.Options.CrashAfter). Default: nil.
 	CrashAfter func(executionArn, state string) bool
 	// DynamoDBFaults are injected into the DynamoDB requests of the stack's state machines and
-	// functions (a faultproxy in front of dynalite), for fault tests. Default: none.
+	// functions (a faultproxy in front of DynamoDB Local), for fault tests. Default: none.
 	DynamoDBFaults faultproxy.Config
 	// Held makes Start return with the clock held still (see emulator.Clock.Hold) until
 	// ReleaseHold: a driver that wants its executions to start at the stack's first virtual
@@ -83,7 +83,7 @@ type Stack struct {
 	// Bus is the local EventBridge.
 	Bus *eventbus.Bus
 
-	dynalite *dynalite.Server
+	database *ddblocal.Server
 	proxy    *faultproxy.Proxy
 	api      *sfnapi.Server
 	runtimes *runtimeFunctions
@@ -121,7 +121,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		}
 	}()
 
-	if s.dynalite, err = dynalite.Start(ctx, dynalite.Options{ToolsDir: opts.ToolsDir}); err != nil {
+	if s.database, err = ddblocal.Start(ctx, opts.DynamoDBLocal); err != nil {
 		return nil, err
 	}
 	clock := newClock(opts)
@@ -136,20 +136,20 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		// The client's goroutine, blocked on this request, lends its busy token.
 		return clock.Sleep(r.Context(), latency.Draw(emulator.LatencyDynamoDB, requestKey(r)))
 	}
-	// The stack's own parts reach dynalite through a proxy that counts their requests (and
+	// The stack's own parts reach DynamoDB Local through a proxy that counts their requests (and
 	// injects DynamoDBFaults); observers use DynamoDBEndpoint directly.
-	if s.proxy, err = faultproxy.Start(s.dynalite.Endpoint(), dbFaults); err != nil {
+	if s.proxy, err = faultproxy.Start(s.database.Endpoint(), dbFaults); err != nil {
 		return nil, err
 	}
-	// Set up from this goroutine, which is outside the clock: straight to dynalite.
-	setup, err := dynalite.NewClient(ctx, s.dynalite.Endpoint())
+	// Set up from this goroutine, which is outside the clock: straight to DynamoDB Local.
+	setup, err := ddblocal.NewClient(ctx, s.database.Endpoint())
 	if err != nil {
 		return nil, err
 	}
 	if err := createTables(ctx, setup, tmpl.Tables); err != nil {
 		return nil, err
 	}
-	ddb, err := dynalite.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) { o.Retryer = virtualTimeRetryer(clock) })
+	ddb, err := ddblocal.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) { o.Retryer = virtualTimeRetryer(clock) })
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +205,7 @@ func (s *Stack) DynamoDBStats() faultproxy.Stats { return s.proxy.Stats() }
 func (s *Stack) APIURL() string { return s.api.URL() }
 
 // DynamoDBEndpoint is the loopback URL of the DynamoDB API.
-func (s *Stack) DynamoDBEndpoint() string { return s.dynalite.Endpoint() }
+func (s *Stack) DynamoDBEndpoint() string { return s.database.Endpoint() }
 
 // StepFunctionsClient returns an AWS SDK client of the stack's Step Functions API, for a caller
 // outside the stack (a test, a load driver): each of its requests holds the clock still while the
@@ -239,7 +239,7 @@ func (s *Stack) stepFunctionsClient(retryer aws.Retryer) *sfn.Client {
 
 // DynamoDBClient returns an AWS SDK client of the stack's DynamoDB API.
 func (s *Stack) DynamoDBClient(ctx context.Context) (*dynamodb.Client, error) {
-	return dynalite.NewClient(ctx, s.DynamoDBEndpoint())
+	return ddblocal.NewClient(ctx, s.DynamoDBEndpoint())
 }
 
 // DeadLetters returns the events the bus could not deliver, oldest first.
@@ -256,7 +256,7 @@ func (s *Stack) recordDeadLetter(d eventbus.DeadLetter) {
 }
 
 // Close stops the API, the schedules, the executions, the bus, the handlers (and the functions'
-// processes) and dynalite, in that order, and returns what went wrong on the way.
+// processes) and DynamoDB Local, in that order, and returns what went wrong on the way.
 func (s *Stack) Close() error {
 	s.cancel()
 	var errs []error
@@ -283,8 +283,8 @@ func (s *Stack) Close() error {
 	if s.proxy != nil {
 		errs = append(errs, s.proxy.Close())
 	}
-	if s.dynalite != nil {
-		errs = append(errs, s.dynalite.Close())
+	if s.database != nil {
+		errs = append(errs, s.database.Close())
 	}
 	return errors.Join(errs...)
 }

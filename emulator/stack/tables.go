@@ -12,7 +12,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 )
 
-// tableActiveTimeout bounds the wait for a new table to become ACTIVE in dynalite.
+// tableActiveTimeout bounds the wait for a new table to become ACTIVE in DynamoDB Local.
 const tableActiveTimeout = 10 * time.Second
 
 // createTables creates the template's tables, on demand, and waits until each is ACTIVE.

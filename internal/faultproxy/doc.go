@@ -1,5 +1,5 @@
 // Package faultproxy puts a fault-injecting HTTP reverse proxy in front of a DynamoDB API server
-// (dynalite, in tests), so that tests can prove what the lock does when the network misbehaves.
+// (DynamoDB Local, in tests), so that tests can prove what the lock does when the network misbehaves.
 //
 // For a chosen fraction of the requests, optionally only those of some DynamoDB operations (read
 // from the X-Amz-Target header), the proxy injects one of three faults:
@@ -16,6 +16,14 @@
 // The faults are drawn from a random source seeded with Config.Seed: the n-th request that the
 // filter selects always gets the same fate for a given seed. Which request is the n-th depends
 // on the order in which concurrent requests arrive.
+//
+// The proxy also accounts for capacity: Stats gives the read and write units the forwarded
+// requests consumed (the server reports them; the proxy adds ReturnConsumedCapacity TOTAL to
+// requests that lack it and takes ConsumedCapacity out of their replies again), the failed
+// conditional writes and the units DynamoDB bills for them (ceil(size of the existing item /
+// 1 KB), at least 1: the proxy asks for the existing item with
+// ReturnValuesOnConditionCheckFailure ALL_OLD and sizes it), and the largest item seen. See
+// capacity.go for the method.
 //
 // What the clients see: the Step Functions DynamoDB integration of the emulator
 // (emulator/dynamo) names a reset connection "DynamoDB.SdkClientException", which the semaphore

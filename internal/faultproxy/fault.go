@@ -3,7 +3,6 @@ package faultproxy
 import (
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -76,6 +75,5 @@ func (d *dice) selects(target string) bool {
 	if len(d.config.Operations) == 0 {
 		return true
 	}
-	_, operation, _ := strings.Cut(target, ".")
-	return slices.Contains(d.config.Operations, operation)
+	return slices.Contains(d.config.Operations, operation(target))
 }

@@ -17,8 +17,8 @@ var ErrInvalidTarget = errors.New("faultproxy: invalid target")
 // targetHeader names the DynamoDB operation of a request, e.g. "DynamoDB_20120810.UpdateItem".
 const targetHeader = "X-Amz-Target"
 
-// idleConnTimeout closes idle connections to the target before the 5-second keep-alive timeout
-// of a Node server such as dynalite does.
+// idleConnTimeout closes idle connections to the target well before the server's own idle
+// timeout does (Jetty's default, in DynamoDB Local, is 30 s).
 const idleConnTimeout = 4 * time.Second
 
 // Proxy is a running fault-injecting reverse proxy on 127.0.0.1. It is safe for concurrent use.
@@ -30,12 +30,13 @@ type Proxy struct {
 	upstream *http.Client
 	dice     *dice
 	counts   counters
+	capacity capacityCounters
 	throttle string
 	delay    func(r *http.Request) error
 	served   chan error
 }
 
-// Start listens on a free 127.0.0.1 port and proxies requests to target, e.g. dynalite's
+// Start listens on a free 127.0.0.1 port and proxies requests to target, e.g. DynamoDB Local's
 // endpoint "http://127.0.0.1:8000", injecting the faults c asks for.
 func Start(target string, c Config) (*Proxy, error) {
 	u, err := url.Parse(target)
@@ -73,7 +74,11 @@ func Start(target string, c Config) (*Proxy, error) {
 func (p *Proxy) URL() string { return p.url }
 
 // Stats returns the counts so far.
-func (p *Proxy) Stats() Stats { return p.counts.snapshot() }
+func (p *Proxy) Stats() Stats {
+	s := p.counts.snapshot()
+	p.capacity.addTo(&s)
+	return s
+}
 
 // Close stops the proxy: it stops listening, closes every connection and waits for the server to
 // end.
@@ -118,13 +123,16 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, dropReply bool) 
 		resetConnection(w)
 		return
 	}
+	op := operation(r.Header.Get(targetHeader))
+	body, asked := prepare(op, body)
 	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
 	out.Header = r.Header.Clone()
-	out.Host = r.Host // as the client signed it
+	out.Header.Del("Content-Length") // the body may have changed; out.ContentLength is right
+	out.Host = r.Host                // as the client signed it (DynamoDB Local checks no signature)
 	p.counts.forwarded.Add(1)
 	resp, err := p.upstream.Do(out)
 	if err != nil {
@@ -134,7 +142,13 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, dropReply bool) 
 	}
 	defer resp.Body.Close()
 	reply, err := io.ReadAll(resp.Body)
-	if err != nil || dropReply {
+	if err != nil {
+		resetConnection(w)
+		return
+	}
+	// A write whose reply is lost was applied, and billed.
+	reply = p.capacity.account(op, asked, resp.StatusCode, resp.Header, reply)
+	if dropReply {
 		resetConnection(w)
 		return
 	}

@@ -11,7 +11,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/turnstile-sfn/turnstile/asl"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 )
@@ -73,7 +73,7 @@ func integrationErrorName(t *testing.T, endpoint, table, pk string) string {
 // error it returns.
 func sdkErrorKind(t *testing.T, endpoint, table, pk string) string {
 	t.Helper()
-	client, err := dynalite.NewClient(t.Context(), endpoint)
+	client, err := ddblocal.NewClient(t.Context(), endpoint)
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)
 	}
@@ -114,7 +114,7 @@ func TestFaultsAsClientsSeeThem(t *testing.T) {
 			config:      faultproxy.Config{},
 			wantSDK:     "none",
 			wantApplied: true,
-			wantStats:   faultproxy.Stats{Requests: 2, Forwarded: 2},
+			wantStats:   faultproxy.Stats{Requests: 2, Forwarded: 2, WriteUnits: 2},
 		},
 		{
 			name:            "applied, reply lost",
@@ -122,7 +122,7 @@ func TestFaultsAsClientsSeeThem(t *testing.T) {
 			wantIntegration: "DynamoDB.SdkClientException",
 			wantSDK:         "RequestSendError",
 			wantApplied:     true,
-			wantStats:       faultproxy.Stats{Requests: 2, Forwarded: 2, AppliedReplyLost: 2},
+			wantStats:       faultproxy.Stats{Requests: 2, Forwarded: 2, AppliedReplyLost: 2, WriteUnits: 2},
 		},
 		{
 			name:            "lost before",
@@ -190,7 +190,7 @@ func TestOperationsFilterSelectsWhichRequestsFault(t *testing.T) {
 	if !errors.As(err, &failure) || failure.Name != "DynamoDB.SdkClientException" {
 		t.Errorf("UpdateItem (selected) error = %v, want DynamoDB.SdkClientException", err)
 	}
-	want := faultproxy.Stats{Requests: 2, Forwarded: 1, LostBefore: 1}
+	want := faultproxy.Stats{Requests: 2, Forwarded: 1, LostBefore: 1, WriteUnits: 1}
 	if got := p.Stats(); got != want {
 		t.Errorf("Stats() = %+v, want %+v", got, want)
 	}
@@ -201,7 +201,7 @@ func TestOperationsFilterSelectsWhichRequestsFault(t *testing.T) {
 func TestAWSSDKRetriesALostReply(t *testing.T) {
 	table := createTable(t)
 	p := startProxy(t, faultproxy.Config{AppliedReplyLost: 1})
-	client, err := dynalite.NewClient(t.Context(), p.URL())
+	client, err := ddblocal.NewClient(t.Context(), p.URL())
 	if err != nil {
 		t.Fatalf("NewClient: %v", err)
 	}

@@ -17,6 +17,21 @@ type Stats struct {
 	// ForwardFailures is the number of forwarded requests the target gave no reply to (answered
 	// with HTTP 502).
 	ForwardFailures int64
+	// ReadUnits is the read capacity units the forwarded reads consumed, as the server reported
+	// them.
+	ReadUnits float64
+	// WriteUnits is the write capacity units the forwarded writes consumed: as the server
+	// reported them, plus FailedConditionalWriteUnits.
+	WriteUnits float64
+	// FailedConditionalWrites is the number of PutItem, UpdateItem and DeleteItem requests that
+	// failed their condition (ConditionalCheckFailedException).
+	FailedConditionalWrites int64
+	// FailedConditionalWriteUnits is what DynamoDB bills for them: for each, ceil(size of the
+	// existing item / 1 KB) write units, at least 1.
+	FailedConditionalWriteUnits float64
+	// LargestItemBytes is the size of the largest item seen in a reply (an item read, returned by
+	// a write, or returned by a failed condition), by DynamoDB's item-size rules.
+	LargestItemBytes int64
 }
 
 // Faults is the number of faults injected, of every kind.

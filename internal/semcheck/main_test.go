@@ -4,10 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite/dynalitetest"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 )
 
-// The reliability tests share one dynalite; the other tests of the package need none.
-var server dynalitetest.Server
+// The reliability tests share one DynamoDB Local; the other tests of the package need none.
+var server ddblocaltest.Server
 
-func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }

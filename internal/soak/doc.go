@@ -3,7 +3,7 @@
 // faults, with every history checked for linearizability and every read of the lock item
 // checked against the invariant.
 //
-// Per seed, against a fresh lock table on a DynamoDB API server (dynalite):
+// Per seed, against a fresh lock table on a DynamoDB API server (DynamoDB Local):
 //
 //   - Config.Goroutines clients (semcheck.LockClient, the machine's acquire with its read-back
 //     and its release) run Config.Pairs pairs through a faultproxy that applies requests and
@@ -32,7 +32,7 @@
 // number of holders seen, reads over the limit, reads where counter ≠ holders, negative counts
 // and the slots left after the last quiescent point and its reconciler pass.
 //
-//	srv, err := dynalite.Start(ctx, dynalite.Options{})
+//	srv, err := ddblocal.Start(ctx, ddblocal.Options{})
 //	if err != nil {
 //		return err
 //	}

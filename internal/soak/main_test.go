@@ -4,15 +4,15 @@ import (
 	"os"
 	"testing"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite/dynalitetest"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 )
 
-// One dynalite serves every test of the package.
-var server dynalitetest.Server
+// One DynamoDB Local serves every test of the package.
+var server ddblocaltest.Server
 
-func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }
 
-// endpoint is the test server's endpoint; it skips the test when dynalite is not installed.
+// endpoint is the test server's endpoint; it skips the test when DynamoDB Local is not installed.
 func endpoint(t *testing.T) string {
 	t.Helper()
 	server.SkipIfMissing(t)

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 )
 
-// Run runs the soak cfg describes against the DynamoDB API server at endpoint (dynalite's, e.g.
+// Run runs the soak cfg describes against the DynamoDB API server at endpoint (DynamoDB Local's, e.g.
 // "http://127.0.0.1:8000"), one seed after the other, and returns the figures of every seed
 // added up. An error means the soak could not run (a bad config, a server error), not that a
 // check failed: see Report.Failures.
@@ -18,7 +18,7 @@ func Run(ctx context.Context, endpoint string, cfg Config) (Report, error) {
 	if err := cfg.Validate(); err != nil {
 		return Report{}, err
 	}
-	client, err := dynalite.NewClient(ctx, endpoint)
+	client, err := ddblocal.NewClient(ctx, endpoint)
 	if err != nil {
 		return Report{}, fmt.Errorf("soak: client: %w", err)
 	}

@@ -37,7 +37,7 @@ var transientDynamoDBCodes = map[string]bool{
 	"TransactionConflictException":           true,
 }
 
-// itemTooLarge is the message DynamoDB (and dynalite) gives an update that would make the item
+// itemTooLarge is the message DynamoDB (and DynamoDB Local) gives an update that would make the item
 // larger than 400 KB.
 const itemTooLarge = "exceeded the maximum allowed size"
 

@@ -4,10 +4,10 @@ import (
 	"os"
 	"testing"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite/dynalitetest"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 )
 
-// The tests share one dynalite: the queue's conditional writes run against a real DynamoDB API.
-var server dynalitetest.Server
+// The tests share one DynamoDB Local: the queue's conditional writes run against a real DynamoDB API.
+var server ddblocaltest.Server
 
-func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }

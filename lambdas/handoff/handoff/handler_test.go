@@ -10,14 +10,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite/dynalitetest"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
 	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
 )
 
-var server dynalitetest.Server
+var server ddblocaltest.Server
 
-func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }
 
 // runningSFN completes every token and reports every execution RUNNING.
 type runningSFN struct{ woken []string }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package dynalite
+package ddblocal
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 
 func TestCloseLeavesNoProcessBehind(t *testing.T) {
 	srv, err := Start(t.Context(), Options{})
-	if errors.Is(err, ErrNotInstalled) {
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
 	if err != nil {
@@ -44,7 +44,7 @@ func TestCloseLeavesNoProcessBehind(t *testing.T) {
 
 func TestCloseReportsAServerThatDied(t *testing.T) {
 	srv, err := Start(t.Context(), Options{})
-	if errors.Is(err, ErrNotInstalled) {
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
 	if err != nil {

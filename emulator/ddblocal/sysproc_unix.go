@@ -1,10 +1,10 @@
 //go:build unix && !linux
 
-package dynalite
+package ddblocal
 
 import "syscall"
 
-// processAttributes puts dynalite in its own process group, so that Close can signal it and any
+// processAttributes puts DynamoDB Local in its own process group, so that Close can signal it and any
 // children together.
 func processAttributes() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}

@@ -1,9 +1,10 @@
-package dynalite
+package ddblocal
 
 import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
 	"regexp"
 	"strconv"
 	"testing"
@@ -14,12 +15,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// startServer starts dynalite for one test, skipping the test when the tooling is not installed,
+// startServer starts DynamoDB Local for one test, skipping the test when the tooling is not installed,
 // and closes it when the test ends.
 func startServer(t *testing.T) *Server {
 	t.Helper()
 	srv, err := Start(t.Context(), Options{})
-	if errors.Is(err, ErrNotInstalled) {
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
 	if err != nil {
@@ -77,65 +78,96 @@ func TestStartServesDynamoDBAPI(t *testing.T) {
 }
 
 func TestStartRetriesWhenThePortIsTaken(t *testing.T) {
-	tl, err := locateTools("")
-	if errors.Is(err, ErrNotInstalled) {
+	tl, err := locateTools(Options{})
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name  string
+		serve bool // the taken port answers ListTables in DynamoDB Local's place
+	}{
+		{name: "by a silent listener"},
+		{name: "by a server that answers in its place", serve: true},
 	}
-	defer taken.Close()
-	takenPort := taken.Addr().(*net.TCPAddr).Port
-
-	picks := 0
-	pick := func() (int, error) {
-		picks++
-		if picks == 1 {
-			return takenPort, nil
-		}
-		return freePort()
-	}
-	srv, err := startOnFreePort(t.Context(), tl, pick)
-	if err != nil {
-		t.Fatalf("startOnFreePort: %v", err)
-	}
-	defer srv.Close()
-	if picks != 2 {
-		t.Errorf("ports picked = %d, want 2 (the taken one, then a free one)", picks)
-	}
-	if got, notWant := srv.Endpoint(), "http://127.0.0.1:"+strconv.Itoa(takenPort); got == notWant {
-		t.Errorf("Endpoint() = %q, the port that was taken", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var takenPort int
+			if tt.serve {
+				takenPort = impostor(t)
+			} else {
+				taken, err := net.Listen("tcp", ":0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer taken.Close()
+				takenPort = taken.Addr().(*net.TCPAddr).Port
+			}
+			picks := 0
+			pick := func() (int, error) {
+				picks++
+				if picks == 1 {
+					return takenPort, nil
+				}
+				return freePort()
+			}
+			srv, err := startOnFreePort(t.Context(), tl, pick)
+			if err != nil {
+				t.Fatalf("startOnFreePort: %v", err)
+			}
+			defer srv.Close()
+			if picks != 2 {
+				t.Errorf("ports picked = %d, want 2 (the taken one, then a free one)", picks)
+			}
+			if got, notWant := srv.Endpoint(), "http://127.0.0.1:"+strconv.Itoa(takenPort); got == notWant {
+				t.Errorf("Endpoint() = %q, the port that was taken", got)
+			}
+		})
 	}
 }
 
+// TestStartGivesUpWhenThePortStaysTaken keeps the port taken by a server that answers in
+// DynamoDB Local's place: each attempt fails as soon as the answer comes from another process,
+// without waiting for the JVM (the silent listener of TestStartRetriesWhenThePortIsTaken covers
+// the bind failure in the output).
 func TestStartGivesUpWhenThePortStaysTaken(t *testing.T) {
-	tl, err := locateTools("")
-	if errors.Is(err, ErrNotInstalled) {
+	tl, err := locateTools(Options{})
+	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer taken.Close()
+	taken := impostor(t)
 	picks := 0
 	pick := func() (int, error) {
 		picks++
-		return taken.Addr().(*net.TCPAddr).Port, nil
+		return taken, nil
 	}
 	_, err = startOnFreePort(t.Context(), tl, pick)
 	var perr *ProcessError
-	if !errors.As(err, &perr) || !errors.Is(err, ErrExited) || !perr.addressInUse() {
-		t.Fatalf("error = %v, want a *ProcessError wrapping ErrExited with EADDRINUSE in its stderr", err)
+	if !errors.As(err, &perr) || !errors.Is(err, ErrPortInUse) {
+		t.Fatalf("error = %v, want a *ProcessError wrapping ErrPortInUse", err)
 	}
 	if picks != bindAttempts {
 		t.Errorf("ports picked = %d, want %d", picks, bindAttempts)
 	}
 }
 
+// impostor serves ListTables' reply on a free port until the test ends, and returns the port.
+func impostor(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		_, _ = w.Write([]byte(`{"TableNames":[]}`))
+	})}
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return l.Addr().(*net.TCPAddr).Port
+}
+
 func TestStartStopsOnContextEnd(t *testing.T) {
-	if _, err := locateTools(""); errors.Is(err, ErrNotInstalled) {
+	if _, err := locateTools(Options{}); errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
 	canceled, cancel := context.WithCancel(t.Context())

@@ -1,4 +1,4 @@
-package dynalite_test
+package ddblocal_test
 
 import (
 	"context"
@@ -7,19 +7,19 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 )
 
 // Start a local DynamoDB API server, talk to it with the AWS SDK, and stop it.
 func ExampleStart() {
 	ctx := context.Background()
-	srv, err := dynalite.Start(ctx, dynalite.Options{})
+	srv, err := ddblocal.Start(ctx, ddblocal.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer srv.Close()
 
-	client, err := dynalite.NewClient(ctx, srv.Endpoint())
+	client, err := ddblocal.NewClient(ctx, srv.Endpoint())
 	if err != nil {
 		log.Fatal(err)
 	}

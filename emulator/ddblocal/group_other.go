@@ -1,6 +1,6 @@
 //go:build !unix
 
-package dynalite
+package ddblocal
 
 import (
 	"os/exec"

@@ -1,14 +1,14 @@
-// Package dynalitetest gives a test binary one shared dynalite:
+// Package ddblocaltest gives a test binary one shared DynamoDB Local:
 //
-//	var server dynalitetest.Server
+//	var server ddblocaltest.Server
 //
-//	func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+//	func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }
 //
 //	func TestSomething(t *testing.T) {
 //		server.SkipIfMissing(t)
 //		// use server.Endpoint, or server.Client to see what really landed
 //	}
-package dynalitetest
+package ddblocaltest
 
 import (
 	"context"
@@ -25,47 +25,48 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 )
 
-// Server is the dynalite a test binary shares.
+// Server is the DynamoDB Local a test binary shares.
 type Server struct {
 	// Endpoint is its loopback URL; empty when Missing is set.
 	Endpoint string
 	// Client talks to it directly: an observer independent of the code under test.
 	Client *dynamodb.Client
-	// Missing is set (wrapping dynalite.ErrNotInstalled) when the tooling is not installed.
+	// Missing is set (wrapping ddblocal.ErrNotInstalled or ddblocal.ErrJavaMissing) when
+	// DynamoDB Local or Java is not installed.
 	Missing error
 }
 
-// Main starts dynalite, runs the package's tests with s filled in, stops dynalite, and returns
+// Main starts DynamoDB Local, runs the package's tests with s filled in, stops it, and returns
 // the exit code for os.Exit. Without the tooling the tests still run, with s.Missing set.
 func Main(m *testing.M, s *Server) (code int) {
 	ctx := context.Background()
-	srv, err := dynalite.Start(ctx, dynalite.Options{})
-	if errors.Is(err, dynalite.ErrNotInstalled) {
+	srv, err := ddblocal.Start(ctx, ddblocal.Options{})
+	if errors.Is(err, ddblocal.ErrNotInstalled) || errors.Is(err, ddblocal.ErrJavaMissing) {
 		s.Missing = err
 		return m.Run()
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "start dynalite:", err)
+		fmt.Fprintln(os.Stderr, "start DynamoDB Local:", err)
 		return 1
 	}
 	defer func() {
 		if err := srv.Close(); err != nil {
-			fmt.Fprintln(os.Stderr, "close dynalite:", err)
+			fmt.Fprintln(os.Stderr, "close DynamoDB Local:", err)
 			code = 1
 		}
 	}()
 	s.Endpoint = srv.Endpoint()
-	if s.Client, err = dynalite.NewClient(ctx, s.Endpoint); err != nil {
-		fmt.Fprintln(os.Stderr, "dynalite client:", err)
+	if s.Client, err = ddblocal.NewClient(ctx, s.Endpoint); err != nil {
+		fmt.Fprintln(os.Stderr, "DynamoDB Local client:", err)
 		return 1
 	}
 	return m.Run()
 }
 
-// SkipIfMissing skips the test when dynalite is not installed.
+// SkipIfMissing skips the test when DynamoDB Local or Java is not installed.
 func (s *Server) SkipIfMissing(t testing.TB) {
 	t.Helper()
 	if s.Missing != nil {
@@ -79,9 +80,9 @@ var tablesCreated atomic.Int64
 var notTableNameChars = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
 
 // CreateTable creates an on-demand table named after the test, keyed by the string attribute
-// "pk" and, withSortKey, the string attribute "sk"; waits until it is ACTIVE (a new table is
-// CREATING until a turn of dynalite's event loop later, as in DynamoDB); deletes it when the test
-// ends; and returns its name. It skips the test when dynalite is missing.
+// "pk" and, withSortKey, the string attribute "sk"; waits until it is ACTIVE (DynamoDB may answer
+// CreateTable while the table is still CREATING); deletes it when the test ends; and returns its
+// name. It skips the test when DynamoDB Local is missing.
 func (s *Server) CreateTable(tb testing.TB, withSortKey bool) string {
 	tb.Helper()
 	return s.createTable(tb, "pk", withSortKey)

@@ -1,4 +1,4 @@
-package dynalite
+package ddblocal
 
 import (
 	"os/exec"

@@ -1,4 +1,4 @@
-package dynalite
+package ddblocal
 
 import (
 	"context"
@@ -14,14 +14,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
-// ClientRegion is the region NewClient signs requests for. dynalite accepts any.
+// ClientRegion is the region NewClient signs requests for. DynamoDB Local accepts any (it is started with -sharedDb).
 const ClientRegion = "us-east-1"
 
 // ErrInvalidEndpoint reports an endpoint that is not an absolute http(s) URL.
-var ErrInvalidEndpoint = errors.New("dynalite: invalid endpoint")
+var ErrInvalidEndpoint = errors.New("ddblocal: invalid endpoint")
 
-// idleConnTimeout closes idle connections before Node's 5-second keep-alive timeout does, so a
-// request never goes out on a connection the server is closing.
+// idleConnTimeout closes idle connections well before the server's own idle timeout (Jetty's
+// default is 30 s), so a request never goes out on a connection the server is closing.
 const idleConnTimeout = 4 * time.Second
 
 // NewClient returns an AWS SDK DynamoDB client for the server at endpoint, with static

@@ -1,0 +1,28 @@
+package ddblocal
+
+import "time"
+
+// DefaultStartTimeout bounds how long Start waits for DynamoDB Local to answer when
+// Options.StartTimeout is zero. The JVM and DynamoDB Local start in about 2 s here; the margin is
+// for a loaded machine.
+const DefaultStartTimeout = 60 * time.Second
+
+// Options configures Start. The zero value is ready to use.
+type Options struct {
+	// Dir is the directory holding DynamoDBLocal.jar and DynamoDBLocal_lib/, as `make setup`
+	// installs them. Default: .cdk/dynamodb-local of the Turnstile checkout found by walking up
+	// from the working directory, else from this package's source directory.
+	Dir string
+	// Java is the java command (Java 17 or newer). Default: java from $PATH.
+	Java string
+	// StartTimeout bounds the wait for DynamoDB Local to listen and answer. Default:
+	// DefaultStartTimeout.
+	StartTimeout time.Duration
+}
+
+func (o Options) startTimeout() time.Duration {
+	if o.StartTimeout > 0 {
+		return o.StartTimeout
+	}
+	return DefaultStartTimeout
+}

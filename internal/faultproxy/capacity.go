@@ -1,0 +1,302 @@
+package faultproxy
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"hash/crc32"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// The proxy accounts for the capacity units DynamoDB bills. It asks the server for them: a
+// request of a data operation that lacks ReturnConsumedCapacity (or sets NONE) is forwarded with
+// TOTAL, and the reply has its ConsumedCapacity removed again, so the client sees what it asked
+// for. A conditional PutItem, UpdateItem or DeleteItem also gets
+// ReturnValuesOnConditionCheckFailure ALL_OLD, removed from the reply the same way: a
+// ConditionalCheckFailedException carries no ConsumedCapacity, but DynamoDB bills a failed
+// conditional write as a write of the existing item, ceil(size / 1 KB) write units, at least 1.
+// The proxy computes that from the item the reply returns (no item: 1 unit). A cancelled
+// transaction (TransactionCanceledException) reports no capacity and is counted as none.
+//
+// The largest item is the largest seen in a reply: items read, returned by a write that asked
+// for them, or returned by a failed condition (a lock under contention sees many of those).
+//
+// Item sizes follow "DynamoDB item sizes and formats" in the DynamoDB developer guide.
+
+// crc32Header is the reply header the AWS SDK checks the reply body against.
+const crc32Header = "X-Amz-Crc32"
+
+// writeUnitBytes is the item size one write unit covers.
+const writeUnitBytes = 1024
+
+// operationKind tells how the proxy accounts for a DynamoDB operation.
+type operationKind int
+
+const (
+	notData operationKind = iota // table management and the like: no capacity to account for
+	readOp
+	writeOp
+	itemWriteOp // PutItem, UpdateItem, DeleteItem: one item, maybe conditional
+)
+
+var operationKinds = map[string]operationKind{
+	"GetItem": readOp, "BatchGetItem": readOp, "Query": readOp, "Scan": readOp, "TransactGetItems": readOp,
+	"PutItem": itemWriteOp, "UpdateItem": itemWriteOp, "DeleteItem": itemWriteOp,
+	"BatchWriteItem": writeOp, "TransactWriteItems": writeOp,
+}
+
+// capacityCounters are the live capacity counts behind Stats. Units are counted in halves: an
+// eventually consistent read of up to 4 KB is half a unit.
+type capacityCounters struct {
+	readHalves, writeHalves, failedWrites, failedWriteHalves, largestItem atomic.Int64
+}
+
+// added records which fields the proxy added to a request, to take their answers out of the reply.
+type added struct {
+	capacity, oldOnFailure bool
+}
+
+// prepare returns the request body to forward for operation op, with the fields that make the
+// server report capacity and item sizes, and what it added. A body it cannot read as a JSON
+// object is forwarded unchanged.
+func prepare(op string, body []byte) ([]byte, added) {
+	kind := operationKinds[op]
+	if kind == notData {
+		return body, added{}
+	}
+	var req map[string]json.RawMessage
+	if err := json.Unmarshal(body, &req); err != nil {
+		return body, added{}
+	}
+	var a added
+	if absentOr(req["ReturnConsumedCapacity"], "NONE") {
+		req["ReturnConsumedCapacity"], a.capacity = json.RawMessage(`"TOTAL"`), true
+	}
+	if kind == itemWriteOp {
+		_, conditional := req["ConditionExpression"]
+		_, expected := req["Expected"]
+		if (conditional || expected) && absentOr(req["ReturnValuesOnConditionCheckFailure"], "NONE") {
+			req["ReturnValuesOnConditionCheckFailure"], a.oldOnFailure = json.RawMessage(`"ALL_OLD"`), true
+		}
+	}
+	if a == (added{}) {
+		return body, a
+	}
+	out, err := json.Marshal(req)
+	if err != nil {
+		return body, added{}
+	}
+	return out, a
+}
+
+// absentOr reports whether a request field is missing, null, or the JSON string want.
+func absentOr(field json.RawMessage, want string) bool {
+	if field == nil || string(field) == "null" {
+		return true
+	}
+	var s string
+	return json.Unmarshal(field, &s) == nil && s == want
+}
+
+// account counts the capacity and item sizes of the reply to operation op, and returns the reply
+// body the client should see: without the answers to the fields the proxy added. header is
+// updated to match a changed body.
+func (c *capacityCounters) account(op string, a added, status int, header http.Header, body []byte) []byte {
+	kind := operationKinds[op]
+	if kind == notData {
+		return body
+	}
+	var reply map[string]json.RawMessage
+	if err := json.Unmarshal(body, &reply); err != nil {
+		return body
+	}
+	if status == http.StatusOK {
+		halves := consumedHalves(reply["ConsumedCapacity"])
+		if kind == readOp {
+			c.readHalves.Add(halves)
+		} else {
+			c.writeHalves.Add(halves)
+		}
+	} else if kind == itemWriteOp && isConditionalCheckFailed(reply["__type"]) {
+		size := itemSize(reply["Item"]) // 0 when there is no item
+		halves := 2 * max(1, int64(math.Ceil(float64(size)/writeUnitBytes)))
+		c.failedWrites.Add(1)
+		c.failedWriteHalves.Add(halves)
+		c.writeHalves.Add(halves)
+	}
+	for _, field := range []string{"Item", "Attributes"} {
+		c.noteItem(itemSize(reply[field]))
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(reply["Items"], &items) == nil {
+		for _, item := range items {
+			c.noteItem(itemSize(item))
+		}
+	}
+
+	changed := false
+	remove := func(field string, when bool) {
+		if _, ok := reply[field]; ok && when {
+			delete(reply, field)
+			changed = true
+		}
+	}
+	remove("ConsumedCapacity", a.capacity)
+	remove("Item", a.oldOnFailure && status != http.StatusOK)
+	if !changed {
+		return body
+	}
+	out, err := json.Marshal(reply)
+	if err != nil {
+		return body
+	}
+	header.Set(crc32Header, strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
+	header.Set("Content-Length", strconv.Itoa(len(out)))
+	return out
+}
+
+// noteItem raises the largest item size seen to size.
+func (c *capacityCounters) noteItem(size int) {
+	for {
+		cur := c.largestItem.Load()
+		if int64(size) <= cur || c.largestItem.CompareAndSwap(cur, int64(size)) {
+			return
+		}
+	}
+}
+
+// isConditionalCheckFailed reports whether an error type is a ConditionalCheckFailedException
+// ("com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException" or the bare name).
+func isConditionalCheckFailed(errType json.RawMessage) bool {
+	var s string
+	return json.Unmarshal(errType, &s) == nil && strings.HasSuffix(s, "ConditionalCheckFailedException")
+}
+
+// consumedHalves sums the CapacityUnits of a ConsumedCapacity (an object, or a list of them for
+// the batch and transaction operations), in half units.
+func consumedHalves(raw json.RawMessage) int64 {
+	type consumed struct{ CapacityUnits float64 }
+	var list []consumed
+	if raw == nil {
+		return 0
+	}
+	if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
+		if json.Unmarshal(raw, &list) != nil {
+			return 0
+		}
+	} else {
+		var one consumed
+		if json.Unmarshal(raw, &one) != nil {
+			return 0
+		}
+		list = []consumed{one}
+	}
+	var units float64
+	for _, c := range list {
+		units += c.CapacityUnits
+	}
+	return int64(math.Round(units * 2))
+}
+
+// itemSize is the size DynamoDB counts for an item in the JSON wire format (a map of attribute
+// names to typed values): the names' UTF-8 lengths plus the values' sizes. 0 for no item.
+func itemSize(raw json.RawMessage) int {
+	var item map[string]map[string]json.RawMessage
+	if raw == nil || json.Unmarshal(raw, &item) != nil {
+		return 0
+	}
+	size := 0
+	for name, value := range item {
+		size += len(name) + valueSize(value)
+	}
+	return size
+}
+
+// valueSize is the size of one typed attribute value ({"S": "..."}, {"N": "..."}, ...). A list
+// or map costs 3 bytes plus 1 byte and the size of each element; a set the sum of its elements.
+func valueSize(value map[string]json.RawMessage) int {
+	for typ, raw := range value {
+		switch typ {
+		case "S":
+			var s string
+			_ = json.Unmarshal(raw, &s)
+			return len(s)
+		case "N":
+			var n string
+			_ = json.Unmarshal(raw, &n)
+			return numberSize(n)
+		case "B":
+			var b string
+			_ = json.Unmarshal(raw, &b)
+			return base64.StdEncoding.DecodedLen(len(b)) - strings.Count(b, "=")
+		case "BOOL", "NULL":
+			return 1
+		case "SS", "NS", "BS":
+			var elems []string
+			_ = json.Unmarshal(raw, &elems)
+			size := 0
+			for _, e := range elems {
+				size += valueSize(map[string]json.RawMessage{typ[:1]: mustString(e)})
+			}
+			return size
+		case "L":
+			var elems []map[string]json.RawMessage
+			_ = json.Unmarshal(raw, &elems)
+			size := 3
+			for _, e := range elems {
+				size += 1 + valueSize(e)
+			}
+			return size
+		case "M":
+			var elems map[string]map[string]json.RawMessage
+			_ = json.Unmarshal(raw, &elems)
+			size := 3
+			for name, e := range elems {
+				size += 1 + len(name) + valueSize(e)
+			}
+			return size
+		}
+	}
+	return 0
+}
+
+// mustString is s as a JSON string.
+func mustString(s string) json.RawMessage {
+	out, _ := json.Marshal(s)
+	return out
+}
+
+// numberSize is the size of a number: 1 byte per two significant digits, plus 1 (leading and
+// trailing zeros, the sign, the decimal point and the exponent do not count).
+func numberSize(n string) int {
+	if i := strings.IndexAny(n, "eE"); i >= 0 {
+		n = n[:i]
+	}
+	n = strings.TrimLeft(n, "+-")
+	if i := strings.IndexByte(n, '.'); i >= 0 {
+		n = n[:i] + n[i+1:]
+	}
+	digits := utf8.RuneCountInString(strings.Trim(n, "0"))
+	return (digits+1)/2 + 1
+}
+
+// addTo copies the capacity counts into s.
+func (c *capacityCounters) addTo(s *Stats) {
+	s.ReadUnits = float64(c.readHalves.Load()) / 2
+	s.WriteUnits = float64(c.writeHalves.Load()) / 2
+	s.FailedConditionalWrites = c.failedWrites.Load()
+	s.FailedConditionalWriteUnits = float64(c.failedWriteHalves.Load()) / 2
+	s.LargestItemBytes = c.largestItem.Load()
+}
+
+// operation returns the operation named by an X-Amz-Target header value such as
+// "DynamoDB_20120810.UpdateItem".
+func operation(target string) string {
+	_, op, _ := strings.Cut(target, ".")
+	return op
+}
