@@ -44,7 +44,7 @@ node-tooling: ## install .cdk/node_modules with npm ci, unless already installed
 	@scripts/install-node-tooling.sh
 
 dynamodb-local: ## install AWS's DynamoDB Local (pinned) into .cdk/dynamodb-local, unless already there; needs Java 17
-	@scripts/install-dynamodb-local.sh
+	@go run ./cmd/turnstile setup --dir .cdk/dynamodb-local
 
 demo: setup ## set up, then run the original demo locally: 100 executions through a limit of 5
 	go run ./cmd/turnstile simulate $(SIMULATE_ARGS)

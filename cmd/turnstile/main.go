@@ -1,10 +1,13 @@
 // Command turnstile runs Turnstile's semaphore on this machine and against AWS.
 //
-//	turnstile simulate [flags]   run the original demo locally: synthesize, emulate, load-test
+//	turnstile simulate [flags]   run the demo, or any synthesized app (--cdk-out), locally
 //	turnstile loadtest [flags]   run the same load test against a deployed state machine
+//	turnstile setup [--dir D]    install AWS's DynamoDB Local, which simulate needs (Java 17+)
+//	turnstile version            print the version
 //
 // Exit status: 0 when the run kept every promise, 1 when it exceeded the limit or leaked a
-// slot, 2 for bad flags or a run that could not be carried out.
+// slot, 2 for bad flags or a run that could not be carried out, 3 when executions failed with
+// errors the scenario did not ask for.
 package main
 
 import (
@@ -70,6 +73,7 @@ Usage:
   turnstile simulate [flags]   run the demo locally (synthesize, emulate, load-test, chart)
   turnstile loadtest [flags]   run the load test against a deployed semaphore state machine
 
+  turnstile setup [--dir D]     install what simulate needs: AWS's DynamoDB Local (Java 17+)
   turnstile version             print the version
 
 Run "turnstile <command> -h" for a command's flags.
@@ -93,6 +97,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = simulateCommand(ctx, args[1:], stdout, stderr)
 	case "loadtest":
 		err = loadtestCommand(ctx, args[1:], stdout, stderr)
+	case "setup":
+		err = setupCommand(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, "turnstile", version())
 		return exitOK

@@ -11,7 +11,8 @@ const DefaultStartTimeout = 60 * time.Second
 type Options struct {
 	// Dir is the directory holding DynamoDBLocal.jar and DynamoDBLocal_lib/, as `make setup`
 	// installs them. Default: .cdk/dynamodb-local of the Turnstile checkout found by walking up
-	// from the working directory, else from this package's source directory.
+	// from the working directory, else from this package's source directory, else
+	// UserInstallDir (where `turnstile setup` installs it).
 	Dir string
 	// Java is the java command (Java 17 or newer). Default: java from $PATH.
 	Java string

@@ -20,10 +20,11 @@ const (
 )
 
 // ErrNotInstalled reports that DynamoDB Local could not be found.
-var ErrNotInstalled = errors.New("ddblocal: DynamoDB Local is not installed; run `make setup` to install it into " + InstallDir)
+var ErrNotInstalled = errors.New("ddblocal: DynamoDB Local is not installed; run `turnstile setup` " +
+	"(`go tool turnstile setup` in an app that requires Turnstile as a tool), or `make setup` in a Turnstile checkout")
 
 // ErrJavaMissing reports that no java command was found.
-var ErrJavaMissing = errors.New("ddblocal: java not found; DynamoDB Local needs Java 17 or newer (on Debian/Ubuntu: apt-get install openjdk-17-jre-headless)")
+var ErrJavaMissing = errors.New("ddblocal: no Java 17 or newer found; DynamoDB Local needs it (on Debian/Ubuntu: apt-get install openjdk-17-jre-headless)")
 
 // tools are the java command and the directory DynamoDB Local is installed in.
 type tools struct {
@@ -53,7 +54,8 @@ func locateTools(opts Options) (tools, error) {
 }
 
 // installDir returns explicit when it holds the jar, or else the first InstallDir holding it
-// above the working directory or above this package's source directory.
+// above the working directory or above this package's source directory (a Turnstile checkout),
+// or else UserInstallDir when it holds it (`turnstile setup`).
 func installDir(explicit string) (string, error) {
 	if explicit != "" {
 		if _, err := os.Stat(filepath.Join(explicit, jarName)); err != nil {
@@ -68,12 +70,24 @@ func installDir(explicit string) (string, error) {
 	if _, file, _, ok := runtime.Caller(0); ok {
 		starts = append(starts, filepath.Dir(file))
 	}
+	return findInstall(starts)
+}
+
+// findInstall returns the first InstallDir holding the jar above one of starts, else
+// UserInstallDir when it holds it.
+func findInstall(starts []string) (string, error) {
 	for _, start := range starts {
 		if dir, ok := findUp(start); ok {
 			return dir, nil
 		}
 	}
-	return "", fmt.Errorf("%w (no %s holding %s above %q)", ErrNotInstalled, InstallDir, jarName, starts)
+	user, err := UserInstallDir()
+	if err == nil {
+		if _, err := os.Stat(filepath.Join(user, jarName)); err == nil {
+			return user, nil
+		}
+	}
+	return "", fmt.Errorf("%w (no %s holding %s above %q, nor %s)", ErrNotInstalled, InstallDir, jarName, starts, user)
 }
 
 // findUp walks up from start to the first directory whose InstallDir holds the jar.
