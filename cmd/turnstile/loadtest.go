@@ -31,7 +31,7 @@ func loadtestCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	fs.StringVar(&cfg.LockTable, "lock-table", "", "the lock table to check for leaked slots (the demo stack's LockTableName output)")
 	fs.DurationVar(&settle, "settle", runner.DefaultSettleTimeout, "how long to wait for cleanup after the last execution ended")
 	fs.BoolVar(&asJSON, "json", false, "print the report as one JSON object")
-	fs.BoolVar(&noProgress, "no-progress", false, "do not show the progress bar")
+	fs.BoolVar(&noProgress, "no-progress", false, "do not show the progress bar (shown only on a terminal)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func loadtestCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		return fmt.Errorf("load the AWS configuration: %w", err)
 	}
 	r := &runner.Runner{StepFunctions: sfn.NewFromConfig(awsCfg), DynamoDB: dynamodb.NewFromConfig(awsCfg)}
-	if !noProgress && !asJSON {
+	if !noProgress && !asJSON && showProgress(stderr) {
 		bar := newProgress(stderr, max(cfg.Executions, 1))
 		defer bar.finish()
 		r.Progress = bar.set

@@ -2,9 +2,21 @@ package main
 
 import (
 	"io"
+	"os"
 
 	"github.com/schollz/progressbar/v3"
 )
+
+// showProgress reports whether a progress bar belongs on w: only on a terminal, so that logs
+// (CI, a pipe, a file) get the report without the bar's redraws.
+func showProgress(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
 
 // progress is the bar shown while executions run.
 type progress struct{ bar *progressbar.ProgressBar }

@@ -68,7 +68,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
 	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
-	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show the progress bar")
+	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show the progress bar (shown only on a terminal)")
 	if err := parseFlags(fs, args); err != nil {
 		return f, err
 	}
@@ -168,7 +168,7 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		sc.Demo = &cfg
 	}
-	if !f.noProgress && !f.json {
+	if !f.noProgress && !f.json && showProgress(stderr) {
 		bar := newProgress(stderr, f.executions)
 		defer bar.finish()
 		sc.Progress = bar.set
