@@ -12,6 +12,7 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/turnstile-sfn/turnstile/golambda"
+	"github.com/turnstile-sfn/turnstile/golambda/gobuild"
 )
 
 // assetDir returns the directory of the bundled code of the function at path.
@@ -42,10 +43,10 @@ func TestBundledBootstrap(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(entries) != 1 || entries[0].Name() != golambda.BinaryName {
-				t.Errorf("asset holds %v, want only %s", entries, golambda.BinaryName)
+			if len(entries) != 1 || entries[0].Name() != gobuild.BinaryName {
+				t.Errorf("asset holds %v, want only %s", entries, gobuild.BinaryName)
 			}
-			path := filepath.Join(dir, golambda.BinaryName)
+			path := filepath.Join(dir, gobuild.BinaryName)
 			info, err := os.Stat(path)
 			if err != nil {
 				t.Fatal(err)
@@ -74,33 +75,6 @@ func TestBundledBootstrap(t *testing.T) {
 	}
 }
 
-func TestBuildReportsCompilerOutput(t *testing.T) {
-	source, err := golambda.Resolve(".", "golambda/testdata/broken")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bundler := golambda.Bundler{Source: source}
-	err = bundler.Build(t.TempDir())
-	var buildErr *golambda.BuildError
-	if !errors.As(err, &buildErr) {
-		t.Fatalf("Build() error = %v, want *BuildError", err)
-	}
-	if want := "github.com/turnstile-sfn/turnstile/golambda/testdata/broken"; buildErr.Package != want {
-		t.Errorf("BuildError.Package = %q, want %q", buildErr.Package, want)
-	}
-	if !strings.Contains(err.Error(), "main.go") || !strings.Contains(err.Error(), `"not an int"`) {
-		t.Errorf("Build() error = %q, want the compiler's message about main.go", err)
-	}
-}
-
-func TestBuildArgs(t *testing.T) {
-	got := strings.Join(golambda.Bundler{Source: golambda.Source{Dir: "lambdas/dowork"}}.BuildArgs("/out"), " ")
-	want := "build -tags lambda.norpc -trimpath -buildvcs=false -ldflags=-s -w -o /out/bootstrap ./lambdas/dowork"
-	if got != want {
-		t.Errorf("BuildArgs() = %q, want %q", got, want)
-	}
-}
-
 // TestFailedBuildFailsTheFunction checks that a package that does not compile stops the
 // construction of its function with the compiler's message, rather than falling back to Docker.
 func TestFailedBuildFailsTheFunction(t *testing.T) {
@@ -112,7 +86,7 @@ func TestFailedBuildFailsTheFunction(t *testing.T) {
 		})
 	})
 	err, _ := got.(error)
-	var buildErr *golambda.BuildError
+	var buildErr *gobuild.BuildError
 	if !errors.As(err, &buildErr) {
 		t.Fatalf("panic = %v (%T), want a *BuildError", got, got)
 	}

@@ -2,7 +2,8 @@
 // provided.al2023 runtime by a local bundling hook written in Go: no Docker.
 //
 // A function's package is an import path that the app's go.mod provides, or a directory of the
-// app's own module (see Resolve). At synth time the hook runs
+// app's own module (see gobuild.Resolve; package gobuild is the part of the builder that needs no
+// CDK, which the local emulator shares). At synth time the hook runs
 //
 //	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 go build -tags lambda.norpc -trimpath -buildvcs=false \
 //		-ldflags="-s -w" -o <asset dir>/bootstrap ./<package directory>
@@ -13,9 +14,9 @@
 // built with that module's own go.mod. The asset is hashed from the build output, so an
 // unchanged binary is not uploaded again. Stacks left out of bundling by the context
 // aws:cdk:bundling-stacks (tests set it to []) skip the build. A package that does not compile
-// makes New panic with a *BuildError holding the compiler's output; a missing go command, a
+// makes New panic with a *gobuild.BuildError holding the compiler's output; a missing go command, a
 // package the go command cannot find and a package that is not a main package are named errors
-// (ErrGoNotFound, ErrPackageNotFound, ErrNotMain).
+// (gobuild.ErrGoNotFound, ErrPackageNotFound, ErrNotMain).
 //
 // Each function gets its own log group (with a retention) and its own role, which may only write
 // to that log group: no AWSLambdaBasicExecutionRole, no wildcard log permissions. New records the

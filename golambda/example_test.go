@@ -21,14 +21,3 @@ func ExampleNew() {
 	fmt.Println(*fn.Runtime().Name(), *fn.Architecture().Name())
 	// Output: provided.al2023 arm64
 }
-
-// Where a package lives and how it is built, resolved from the working directory's module.
-func ExampleResolve() {
-	source, err := golambda.Resolve(".", "github.com/turnstile-sfn/turnstile/lambdas/handoff")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(source.ModulePath, source.Dir)
-	// Output: github.com/turnstile-sfn/turnstile lambdas/handoff
-}

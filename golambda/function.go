@@ -12,6 +12,7 @@ import (
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
+	"github.com/turnstile-sfn/turnstile/golambda/gobuild"
 	"github.com/turnstile-sfn/turnstile/internal/metadata"
 )
 
@@ -21,7 +22,7 @@ const unusedDockerImage = "golang"
 
 // New creates, under a construct named id, a Lambda function built from props.Package (arm64,
 // provided.al2023, handler "bootstrap"), its log group and its role, and returns the function.
-// The package is resolved from the working directory's Go module (see Resolve), so an app may
+// The package is resolved from the working directory's Go module (see gobuild.Resolve), so an app may
 // build its own packages and those of the modules it requires. It panics, as constructs do, when
 // props are invalid or the package cannot be found.
 func New(scope constructs.Construct, id *string, props *Props) awslambda.Function {
@@ -30,9 +31,9 @@ func New(scope constructs.Construct, id *string, props *Props) awslambda.Functio
 	if err != nil {
 		panic(fmt.Sprintf("golambda: %v", err))
 	}
-	source, err := Resolve(workDir, *props.Package)
+	source, err := gobuild.Resolve(workDir, *props.Package)
 	if err != nil {
-		panic(err.Error())
+		panic(fmt.Sprintf("golambda: Props.Package: %v", err))
 	}
 
 	retention := props.LogRetention
@@ -70,7 +71,7 @@ func New(scope constructs.Construct, id *string, props *Props) awslambda.Functio
 	fn := awslambda.NewFunction(group, jsii.String("Function"), &awslambda.FunctionProps{
 		Architecture:                 awslambda.Architecture_ARM_64(),
 		Runtime:                      awslambda.Runtime_PROVIDED_AL2023(),
-		Handler:                      jsii.String(BinaryName),
+		Handler:                      jsii.String(gobuild.BinaryName),
 		Code:                         code,
 		Role:                         role,
 		LogGroup:                     logGroup,

@@ -31,7 +31,7 @@ type Props struct {
 	// Package is the function's main package: an import path that the app's go.mod provides
 	// ("example.com/app/cmd/work", "github.com/turnstile-sfn/turnstile/lambdas/dowork"), or a
 	// directory of the app's own module, relative to its root and written with slashes
-	// ("cmd/work"). See Resolve.
+	// ("cmd/work"). See gobuild.Resolve.
 	//
 	// Required.
 	Package *string

@@ -23,7 +23,7 @@
 //	b := runtimeapi.NewBuilder("", outDir) // resolve packages from the working directory's module
 //	bin, err := b.Build(ctx, "example.com/myapp/work")
 //	if err != nil {
-//		return err // runtimeapi.ErrGoNotFound, or a *runtimeapi.BuildError with the compiler's output
+//		return err // gobuild.ErrGoNotFound, ErrPackageNotFound, or a *gobuild.BuildError
 //	}
 //	fn, err := runtimeapi.New(runtimeapi.Config{
 //		Binary:       bin,

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
+	"github.com/turnstile-sfn/turnstile/golambda/gobuild"
 )
 
 // DefaultMaxConcurrency is how many processes a Function runs at most when Config.MaxConcurrency
@@ -101,7 +102,7 @@ func New(cfg Config) (*Function, error) {
 		cfg.MaxConcurrency = DefaultMaxConcurrency
 	}
 	if cfg.Handler == "" {
-		cfg.Handler = BootstrapName
+		cfg.Handler = gobuild.BinaryName
 	}
 	if cfg.Region == "" {
 		cfg.Region = lambdafn.DefaultRegion

@@ -18,6 +18,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/runtimeapi"
+	"github.com/turnstile-sfn/turnstile/golambda/gobuild"
 )
 
 // testPackage is the test function's main package (testdata/fn).
@@ -457,16 +458,15 @@ func TestBuilderBuildsEachPackageOnce(t *testing.T) {
 
 func TestBuildErrors(t *testing.T) {
 	t.Run("missing package", func(t *testing.T) {
-		_, err := runtimeapi.Build(context.Background(), "github.com/turnstile-sfn/turnstile/emulator/runtimeapi/testdata/nosuch", runtimeapi.BuildOptions{OutDir: t.TempDir()})
-		var be *runtimeapi.BuildError
-		if !errors.As(err, &be) || !strings.Contains(be.Output, "nosuch") || !strings.Contains(err.Error(), "fix the errors below") {
-			t.Errorf("err = %v, want a *BuildError carrying the go command's output", err)
+		_, err := runtimeapi.NewBuilder("", t.TempDir()).Build(context.Background(), "github.com/turnstile-sfn/turnstile/emulator/runtimeapi/testdata/nosuch")
+		if !errors.Is(err, gobuild.ErrPackageNotFound) || !strings.Contains(err.Error(), "nosuch") {
+			t.Errorf("err = %v, want ErrPackageNotFound naming the package", err)
 		}
 	})
 	t.Run("no go command", func(t *testing.T) {
 		t.Setenv("PATH", t.TempDir())
-		_, err := runtimeapi.Build(context.Background(), testPackage, runtimeapi.BuildOptions{OutDir: t.TempDir()})
-		if !errors.Is(err, runtimeapi.ErrGoNotFound) {
+		_, err := runtimeapi.NewBuilder("", t.TempDir()).Build(context.Background(), testPackage)
+		if !errors.Is(err, gobuild.ErrGoNotFound) {
 			t.Errorf("err = %v, want ErrGoNotFound", err)
 		}
 	})

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/runtimeapi"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
+	"github.com/turnstile-sfn/turnstile/golambda/gobuild"
 )
 
 // runtimeTestPackage is runtimeapi's test function: it returns an environment variable on
@@ -73,8 +75,7 @@ func TestFunctionWhosePackageDoesNotBuildFailsTheBinding(t *testing.T) {
 	rt := &runtimeFunctions{log: io.Discard}
 	defer rt.close()
 	err := bindFunctions(context.Background(), nil, tmpl, nil, HandlerEnv{}, 1, rt)
-	var be *runtimeapi.BuildError
-	if !errors.As(err, &be) || be.Package != fn.GoPackage {
-		t.Fatalf("bindFunctions = %v, want a *runtimeapi.BuildError for %s", err, fn.GoPackage)
+	if !errors.Is(err, gobuild.ErrPackageNotFound) || !strings.Contains(err.Error(), fn.GoPackage) {
+		t.Fatalf("bindFunctions = %v, want gobuild.ErrPackageNotFound naming %s", err, fn.GoPackage)
 	}
 }

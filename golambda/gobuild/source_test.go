@@ -1,12 +1,14 @@
-package golambda_test
+package gobuild_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/turnstile-sfn/turnstile/golambda"
+	"github.com/turnstile-sfn/turnstile/golambda/gobuild"
 )
 
 func TestIsImportPath(t *testing.T) {
@@ -23,18 +25,18 @@ func TestIsImportPath(t *testing.T) {
 		{"cmd", false},
 	}
 	for _, tt := range tests {
-		if got := golambda.IsImportPath(tt.pkg); got != tt.want {
+		if got := gobuild.IsImportPath(tt.pkg); got != tt.want {
 			t.Errorf("IsImportPath(%q) = %v, want %v", tt.pkg, got, tt.want)
 		}
 	}
 }
 
 func TestResolve(t *testing.T) {
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := golambda.Source{
+	want := gobuild.Source{
 		ImportPath: "github.com/turnstile-sfn/turnstile/lambdas/dowork",
 		ModulePath: "github.com/turnstile-sfn/turnstile",
 		ModuleDir:  root,
@@ -43,7 +45,7 @@ func TestResolve(t *testing.T) {
 	}
 	// The same package by directory (from a subdirectory of the module too) and by import path.
 	for _, pkg := range []string{"lambdas/dowork", "./lambdas/dowork", want.ImportPath} {
-		got, err := golambda.Resolve(".", pkg)
+		got, err := gobuild.Resolve(".", pkg)
 		if err != nil {
 			t.Fatalf("Resolve(%q) error = %v", pkg, err)
 		}
@@ -57,7 +59,7 @@ func TestResolve(t *testing.T) {
 // that requires it through a replace directive, as a user's app does: the package is found in
 // this module, which is not the app's main module.
 func TestResolveFromAnotherModule(t *testing.T) {
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +68,11 @@ func TestResolveFromAnotherModule(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(app, "go.mod"), []byte(goMod), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := golambda.Resolve(app, "github.com/turnstile-sfn/turnstile/lambdas/handoff")
+	got, err := gobuild.Resolve(app, "github.com/turnstile-sfn/turnstile/lambdas/handoff")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := golambda.Source{
+	want := gobuild.Source{
 		ImportPath: "github.com/turnstile-sfn/turnstile/lambdas/handoff",
 		ModulePath: "github.com/turnstile-sfn/turnstile",
 		ModuleDir:  root,
@@ -80,14 +82,14 @@ func TestResolveFromAnotherModule(t *testing.T) {
 		t.Errorf("Resolve() = %+v, want %+v", got, want)
 	}
 	// Built with this module's own go.mod: the app's go.sum has none of the function's imports.
-	if err := (golambda.Bundler{Source: got}).Build(t.TempDir()); err != nil {
+	if _, err := gobuild.Build(context.Background(), got, gobuild.Lambda, t.TempDir()); err != nil {
 		t.Errorf("Build() error = %v", err)
 	}
 }
 
 func TestResolveWithoutModule(t *testing.T) {
-	_, err := golambda.Resolve(t.TempDir(), "lambdas/work")
-	if !errors.Is(err, golambda.ErrNoModule) {
+	_, err := gobuild.Resolve(t.TempDir(), "lambdas/work")
+	if !errors.Is(err, gobuild.ErrNoModule) {
 		t.Errorf("Resolve() error = %v, want ErrNoModule", err)
 	}
 }
@@ -97,12 +99,12 @@ func TestResolveErrors(t *testing.T) {
 		pkg  string
 		want error
 	}{
-		{"lambdas/nothing", golambda.ErrPackageNotFound},
-		{"example.com/nobody/fn", golambda.ErrPackageNotFound},
-		{"github.com/turnstile-sfn/turnstile/slot", golambda.ErrNotMain},
+		{"lambdas/nothing", gobuild.ErrPackageNotFound},
+		{"example.com/nobody/fn", gobuild.ErrPackageNotFound},
+		{"github.com/turnstile-sfn/turnstile/slot", gobuild.ErrNotMain},
 	}
 	for _, tt := range tests {
-		if _, err := golambda.Resolve(".", tt.pkg); !errors.Is(err, tt.want) {
+		if _, err := gobuild.Resolve(".", tt.pkg); !errors.Is(err, tt.want) {
 			t.Errorf("Resolve(%q) error = %v, want %v", tt.pkg, err, tt.want)
 		}
 	}
@@ -111,7 +113,7 @@ func TestResolveErrors(t *testing.T) {
 // TestResolveInAWorkspace resolves a package of this module from an app whose go.work uses both
 // the app and a checkout of this module: the workspace finds the package without a requirement.
 func TestResolveInAWorkspace(t *testing.T) {
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,14 +130,40 @@ func TestResolveInAWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("GOWORK", filepath.Join(dir, "go.work"))
-	got, err := golambda.Resolve(app, "github.com/turnstile-sfn/turnstile/lambdas/reconciler")
+	got, err := gobuild.Resolve(app, "github.com/turnstile-sfn/turnstile/lambdas/reconciler")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.ModuleDir != root || got.Dir != "lambdas/reconciler" || !got.MainModule {
 		t.Errorf("Resolve() = %+v, want lambdas/reconciler of %s, a workspace module", got, root)
 	}
-	if err := (golambda.Bundler{Source: got}).Build(t.TempDir()); err != nil {
+	if _, err := gobuild.Build(context.Background(), got, gobuild.Lambda, t.TempDir()); err != nil {
 		t.Errorf("Build() error = %v", err)
+	}
+}
+
+func TestBuildReportsCompilerOutput(t *testing.T) {
+	source, err := gobuild.Resolve(".", "golambda/testdata/broken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = gobuild.Build(context.Background(), source, gobuild.Lambda, t.TempDir())
+	var buildErr *gobuild.BuildError
+	if !errors.As(err, &buildErr) {
+		t.Fatalf("Build() error = %v, want *BuildError", err)
+	}
+	if want := "github.com/turnstile-sfn/turnstile/golambda/testdata/broken"; buildErr.Package != want {
+		t.Errorf("BuildError.Package = %q, want %q", buildErr.Package, want)
+	}
+	if !strings.Contains(err.Error(), "main.go") || !strings.Contains(err.Error(), `"not an int"`) {
+		t.Errorf("Build() error = %q, want the compiler's message about main.go", err)
+	}
+}
+
+func TestArgs(t *testing.T) {
+	got := strings.Join(gobuild.Source{Dir: "lambdas/dowork"}.Args("/out"), " ")
+	want := "build -tags lambda.norpc -trimpath -buildvcs=false -ldflags=-s -w -o /out/bootstrap ./lambdas/dowork"
+	if got != want {
+		t.Errorf("Args() = %q, want %q", got, want)
 	}
 }

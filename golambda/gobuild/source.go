@@ -1,4 +1,4 @@
-package golambda
+package gobuild
 
 import (
 	"bytes"
@@ -56,13 +56,13 @@ func IsImportPath(pkg string) bool {
 func Resolve(dir, pkg string) (Source, error) {
 	goCommand, err := exec.LookPath("go")
 	if err != nil {
-		return Source{}, fmt.Errorf("golambda: %w", ErrGoNotFound)
+		return Source{}, fmt.Errorf("gobuild: %w", ErrGoNotFound)
 	}
 	arg, workDir := pkg, dir
 	if !IsImportPath(pkg) {
 		clean := path.Clean(strings.TrimPrefix(pkg, "./"))
 		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
-			return Source{}, fmt.Errorf("golambda: package %q must be an import path or a directory inside the module, relative to its root", pkg)
+			return Source{}, fmt.Errorf("gobuild: package %q must be an import path or a directory inside the module, relative to its root", pkg)
 		}
 		if workDir, err = findModuleRoot(dir); err != nil {
 			return Source{}, err
@@ -78,12 +78,12 @@ func Resolve(dir, pkg string) (Source, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return Source{}, fmt.Errorf("golambda: go list %s (in %s): %w: %s", arg, workDir, err, strings.TrimSpace(stderr.String()))
+		return Source{}, fmt.Errorf("gobuild: go list %s (in %s): %w: %s", arg, workDir, err, strings.TrimSpace(stderr.String()))
 	}
 	// The error, last, may span lines.
 	fields := strings.SplitN(strings.TrimSuffix(string(out), "\n"), "\t", 7)
 	if len(fields) != 7 {
-		return Source{}, fmt.Errorf("golambda: go list %s: unexpected output %q", arg, out)
+		return Source{}, fmt.Errorf("gobuild: go list %s: unexpected output %q", arg, out)
 	}
 	importPath, name, pkgDir, modulePath, moduleDir, isMain, loadErr := fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], fields[6]
 	if loadErr != "" || pkgDir == "" || moduleDir == "" {
@@ -91,15 +91,15 @@ func Resolve(dir, pkg string) (Source, error) {
 		if reason == "" {
 			reason = "no module provides it"
 		}
-		return Source{}, fmt.Errorf("golambda: %w: %q from %s: %s (give an import path that your go.mod provides, e.g. after `go get`, or a directory of your module)",
+		return Source{}, fmt.Errorf("gobuild: %w: %q from %s: %s (give an import path that your go.mod provides, e.g. after `go get`, or a directory of your module)",
 			ErrPackageNotFound, pkg, workDir, reason)
 	}
 	if name != "main" {
-		return Source{}, fmt.Errorf("golambda: %q is package %s, %w: a Lambda function is built from a main package that calls lambda.Start", pkg, name, ErrNotMain)
+		return Source{}, fmt.Errorf("gobuild: %q is package %s, %w: a Lambda function is built from a main package that calls lambda.Start", pkg, name, ErrNotMain)
 	}
 	rel, err := filepath.Rel(moduleDir, pkgDir)
 	if err != nil {
-		return Source{}, fmt.Errorf("golambda: %q: %w", pkg, err)
+		return Source{}, fmt.Errorf("gobuild: %q: %w", pkg, err)
 	}
 	return Source{
 		ImportPath: importPath,
@@ -114,7 +114,7 @@ func Resolve(dir, pkg string) (Source, error) {
 func findModuleRoot(start string) (string, error) {
 	dir, err := filepath.Abs(start)
 	if err != nil {
-		return "", fmt.Errorf("golambda: module root of %q: %w", start, err)
+		return "", fmt.Errorf("gobuild: module root of %q: %w", start, err)
 	}
 	for {
 		info, err := os.Stat(filepath.Join(dir, "go.mod"))
@@ -122,11 +122,11 @@ func findModuleRoot(start string) (string, error) {
 			return dir, nil
 		}
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("golambda: module root of %q: %w", start, err)
+			return "", fmt.Errorf("gobuild: module root of %q: %w", start, err)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", fmt.Errorf("golambda: %w in %s or any parent directory: run the CDK app from inside its Go module, or name the package by import path", ErrNoModule, start)
+			return "", fmt.Errorf("gobuild: %w in %s or any parent directory: run the CDK app from inside its Go module, or name the package by import path", ErrNoModule, start)
 		}
 		dir = parent
 	}
