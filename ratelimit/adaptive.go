@@ -112,7 +112,7 @@ type Adaptive struct {
 }
 
 // NewAdaptive registers a client of cfg.Name, reads the summary to size its initial limit,
-// and starts its background sync. It makes two or three DynamoDB requests.
+// and starts its background sync. It makes three DynamoDB requests.
 func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 	t, err := cfg.Table.withDefaults()
 	if err != nil {
@@ -167,6 +167,11 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 	}
 	now := a.clock.Now()
 	a.lastSync = now
+	// A first report, so that the aggregator does not drop the client as stale before its
+	// first sync.
+	if err := a.report(ctx, now, 0); err != nil {
+		return nil, err
+	}
 	s, err := a.readSummary(ctx)
 	if err != nil {
 		return nil, err
@@ -473,18 +478,19 @@ func (a *Adaptive) aggregateOnce(ctx context.Context, now time.Time, s summary) 
 		":me":          &types.AttributeValueMemberS{Value: a.id},
 		":staleBefore": number(now.Add(-a.staleAfter).UnixNano()),
 	}
+	names := map[string]string{"#aggregate": attrAggregate, "#at": attrAt, "#aggregator": attrAggregator}
 	if len(stale) > 0 {
 		update += " DELETE #clients :stale"
+		names["#clients"] = attrClients
 		values[":stale"] = &types.AttributeValueMemberSS{Value: stale}
 	}
 	a.counts.writes.Add(1)
 	_, err := a.table.Client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:           aws.String(a.table.Name),
-		Key:                 a.summaryKey,
-		UpdateExpression:    aws.String(update),
-		ConditionExpression: aws.String("attribute_not_exists(#aggregator) OR #aggregator = :me OR #at < :staleBefore"),
-		ExpressionAttributeNames: map[string]string{
-			"#aggregate": attrAggregate, "#at": attrAt, "#aggregator": attrAggregator, "#clients": attrClients},
+		TableName:                 aws.String(a.table.Name),
+		Key:                       a.summaryKey,
+		UpdateExpression:          aws.String(update),
+		ConditionExpression:       aws.String("attribute_not_exists(#aggregator) OR #aggregator = :me OR #at < :staleBefore"),
+		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
 	})
 	var failed *types.ConditionalCheckFailedException
