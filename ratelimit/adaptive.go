@@ -103,6 +103,7 @@ type Adaptive struct {
 	debt      float64   // recorded units not yet charged to the local limiter
 	lastSync  time.Time // when consumed was last reset
 	aggregate float64   // the last summary's aggregate
+	lastRate  float64   // the rate this client last reported
 	leader    bool      // this client wrote the last summary
 	closed    bool
 
@@ -112,7 +113,7 @@ type Adaptive struct {
 }
 
 // NewAdaptive registers a client of cfg.Name, reads the summary to size its initial limit,
-// and starts its background sync. It makes three DynamoDB requests.
+// and starts its background sync. It makes three DynamoDB requests (two when already registered).
 func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 	t, err := cfg.Table.withDefaults()
 	if err != nil {
@@ -167,26 +168,39 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 	}
 	now := a.clock.Now()
 	a.lastSync = now
-	// A first report, so that the aggregator does not drop the client as stale before its
-	// first sync.
-	if err := a.report(ctx, now, 0); err != nil {
-		return nil, err
-	}
 	s, err := a.readSummary(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains(s.clients, a.id) {
-		if err := a.register(ctx); err != nil {
-			return nil, err
-		}
-		s.clients = append(s.clients, a.id)
+	member := slices.Contains(s.clients, a.id)
+	n := len(s.clients)
+	if !member {
+		n++
 	}
 	initial := cfg.InitialLocal
 	if initial == 0 {
-		initial = cfg.Target / rate.Limit(len(s.clients))
+		// A fair share, scaled down by how far the fleet would go over the target with this
+		// client added, by the summary's aggregate: fresh, or never aggregated yet (then it
+		// sums the rates the clients starting with this one announced).
+		initial = cfg.Target / rate.Limit(n)
+		if fresh := s.at.IsZero() || now.Sub(s.at) <= a.staleAfter; fresh && rate.Limit(s.aggregate)+initial > cfg.Target {
+			initial *= cfg.Target / (rate.Limit(s.aggregate) + initial)
+		}
 	}
-	a.local = rate.NewLimiter(min(initial, a.maxLocal), cfg.Burst)
+	initial = min(initial, a.maxLocal)
+	a.local = rate.NewLimiter(initial, cfg.Burst)
+	a.lastRate = float64(initial)
+	// The first report and the registration announce the initial limit as this client's
+	// rate, so that the others make room for it at their next sync rather than a summary later,
+	// and the aggregator does not drop the client before its first sync.
+	if err := a.report(ctx, now, float64(initial)); err != nil {
+		return nil, err
+	}
+	if !member {
+		if err := a.register(ctx, float64(initial)); err != nil {
+			return nil, err
+		}
+	}
 	if a.interval < 0 {
 		close(a.done)
 		a.stop = func() {}
@@ -324,7 +338,7 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 	if elapsed > 0 {
 		mine = max(a.consumed, 0) / elapsed
 	}
-	a.consumed, a.lastSync = 0, now
+	a.consumed, a.lastSync, a.lastRate = 0, now, mine
 	a.mu.Unlock()
 
 	if err := a.report(ctx, now, mine); err != nil {
@@ -335,7 +349,7 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 		return err
 	}
 	if !slices.Contains(s.clients, a.id) {
-		if err := a.register(ctx); err != nil {
+		if err := a.register(ctx, mine); err != nil {
 			return err
 		}
 		s.clients = append(s.clients, a.id)
@@ -403,15 +417,19 @@ func (a *Adaptive) readSummary(ctx context.Context) (summary, error) {
 	return s, nil
 }
 
-// register adds this client to the summary's client set.
-func (a *Adaptive) register(ctx context.Context) error {
+// register adds this client to the summary's client set and its rate to the summary's
+// aggregate.
+func (a *Adaptive) register(ctx context.Context, units float64) error {
 	a.counts.writes.Add(1)
 	_, err := a.table.Client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(a.table.Name),
-		Key:                       a.summaryKey,
-		UpdateExpression:          aws.String("ADD #clients :me"),
-		ExpressionAttributeNames:  map[string]string{"#clients": attrClients},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":me": &types.AttributeValueMemberSS{Value: []string{a.id}}},
+		TableName:                aws.String(a.table.Name),
+		Key:                      a.summaryKey,
+		UpdateExpression:         aws.String("ADD #clients :me, #aggregate :units"),
+		ExpressionAttributeNames: map[string]string{"#clients": attrClients, "#aggregate": attrAggregate},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":me":    &types.AttributeValueMemberSS{Value: []string{a.id}},
+			":units": &types.AttributeValueMemberN{Value: strconv.FormatFloat(units, 'f', -1, 64)},
+		},
 	})
 	if err != nil {
 		return fmt.Errorf("%w: UpdateItem %s: %w", ErrStore, a.table.Name, err)
@@ -512,7 +530,7 @@ func (a *Adaptive) Close(ctx context.Context) error {
 		return ErrClosed
 	}
 	a.closed = true
-	leader := a.leader
+	leader, last := a.leader, a.lastRate
 	a.mu.Unlock()
 	a.stop()
 	<-a.done
@@ -520,17 +538,22 @@ func (a *Adaptive) Close(ctx context.Context) error {
 	if _, err := a.table.Client.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(a.table.Name), Key: a.reportKey}); err != nil {
 		return fmt.Errorf("%w: DeleteItem %s: %w", ErrStore, a.table.Name, err)
 	}
+	// Leaving takes this client's last rate off the aggregate, so that the others take up its
+	// share at their next sync rather than a summary later.
 	leave := &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(a.table.Name),
-		Key:                       a.summaryKey,
-		UpdateExpression:          aws.String("DELETE #clients :me"),
-		ExpressionAttributeNames:  map[string]string{"#clients": attrClients},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":me": &types.AttributeValueMemberSS{Value: []string{a.id}}},
+		TableName:                aws.String(a.table.Name),
+		Key:                      a.summaryKey,
+		UpdateExpression:         aws.String("DELETE #clients :me ADD #aggregate :minus"),
+		ExpressionAttributeNames: map[string]string{"#clients": attrClients, "#aggregate": attrAggregate},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":me":    &types.AttributeValueMemberSS{Value: []string{a.id}},
+			":minus": &types.AttributeValueMemberN{Value: strconv.FormatFloat(-last, 'f', -1, 64)},
+		},
 	}
 	if leader {
 		// Hand the aggregator lease back, so that another client aggregates at its next sync
 		// instead of after StaleAfter.
-		leave.UpdateExpression = aws.String("DELETE #clients :me REMOVE #aggregator")
+		leave.UpdateExpression = aws.String("DELETE #clients :me ADD #aggregate :minus REMOVE #aggregator")
 		leave.ConditionExpression = aws.String("#aggregator = :id")
 		leave.ExpressionAttributeNames["#aggregator"] = attrAggregator
 		leave.ExpressionAttributeValues[":id"] = &types.AttributeValueMemberS{Value: a.id}
@@ -540,7 +563,7 @@ func (a *Adaptive) Close(ctx context.Context) error {
 	if errors.As(err, &failed) {
 		// Another client took the lease meanwhile: leave the set only.
 		a.counts.writes.Add(1)
-		leave.UpdateExpression, leave.ConditionExpression = aws.String("DELETE #clients :me"), nil
+		leave.UpdateExpression, leave.ConditionExpression = aws.String("DELETE #clients :me ADD #aggregate :minus"), nil
 		delete(leave.ExpressionAttributeNames, "#aggregator")
 		delete(leave.ExpressionAttributeValues, ":id")
 		_, err = a.table.Client.UpdateItem(ctx, leave)

@@ -72,8 +72,16 @@ func TestAdaptiveConvergesAndDropsStaleClients(t *testing.T) {
 	a := newAdaptive(t, table, clock, "a")
 	b := newAdaptive(t, table, clock, "b")
 	c := newAdaptive(t, table, clock, "c")
-	if got := float64(c.Limit()); got != 100.0/3 {
-		t.Errorf("third client's initial limit %v, want target/3", got)
+	// Each starts at a fair share, scaled down by how far the announced rates would go over.
+	wantB := 50 * 100 / (100 + 50.0)
+	wantC := 100.0 / 3 * 100 / (100 + wantB + 100.0/3)
+	for _, tc := range []struct {
+		a    *Adaptive
+		want float64
+	}{{a, 100}, {b, wantB}, {c, wantC}} {
+		if got := float64(tc.a.Limit()); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("client %s's initial limit %v, want %v", tc.a.ClientID(), got, tc.want)
+		}
 	}
 	for range 12 {
 		round(t, clock, a, b, c)

@@ -17,7 +17,7 @@ import (
 )
 
 // DefaultLookahead is the default Config.Lookahead.
-const DefaultLookahead = time.Second
+const DefaultLookahead = 5 * time.Second
 
 // attrTAT is the attribute of a limiter's item that holds the theoretical arrival time (TAT),
 // in Unix nanoseconds.
@@ -311,12 +311,17 @@ func (l *Limiter) book(ctx context.Context, n int) (int, time.Time, error) {
 func (l *Limiter) take(ctx context.Context, n int, now time.Time, horizon time.Duration) (got int, at time.Time, ok bool, tat time.Time, err error) {
 	inc := int64(n) * l.interval.Load()
 	tolerance := int64(l.burst) * l.interval.Load()
-	nowNs := now.UnixNano()
-	idle := l.lastTAT.Load() < nowNs
-	for {
+	idle := l.lastTAT.Load() < now.UnixNano()
+	for attempt := 0; ; attempt++ {
 		if err := ctx.Err(); err != nil {
 			return 0, time.Time{}, false, time.Time{}, err
 		}
+		if attempt > 0 {
+			// A decision is about the time it is made: a stale now would let the TAT trail the
+			// clock and grant the gap as extra permits.
+			now = l.clock.Now()
+		}
+		nowNs := now.UnixNano()
 		in := &dynamodb.UpdateItemInput{
 			TableName:                           aws.String(l.table.Name),
 			Key:                                 l.key,
