@@ -113,13 +113,33 @@ func printAdaptive(w io.Writer, o options, r result) {
 			{fmt.Sprintf("%d joined", o.churn), r.join, r.end},
 		}
 	}
-	for _, p := range phases {
+	for i, p := range phases {
 		k, worst := settled(r.grants, p.from, p.to, o.sync, o.target, band[modeAdaptive])
+		if i == 0 && k >= 0 {
+			defer printConverged(w, o, r, p.from.Add(time.Duration(k)*o.sync))
+		}
 		if k < 0 {
 			fmt.Fprintf(w, "%-22s not within ±%g%% by the end of the phase (%v)\n", p.name+":", 100*band[modeAdaptive], p.to.Sub(p.from).Round(time.Second))
 			continue
 		}
 		fmt.Fprintf(w, "%-22s within ±%g%% after %d sync intervals (%v each), worst %v-bucket deviation since %.1f%%\n",
 			p.name+":", 100*band[modeAdaptive], k, o.sync, o.sync, 100*worst)
+	}
+}
+
+// printConverged prints the most permits in any 1-s and any window-long window from the
+// adaptive mode's first convergence on, against target·window + burst.
+func printConverged(w io.Writer, o options, r result, from time.Time) {
+	var after []time.Time
+	for _, g := range r.grants {
+		if !g.Before(from) {
+			after = append(after, g)
+		}
+	}
+	for _, win := range []time.Duration{time.Second, o.window} {
+		bound := o.target*win.Seconds() + float64(o.burst)
+		most := mostWithin(after, win)
+		fmt.Fprintf(w, "once converged (from %.0fs): most permits in any %v: %d; target·%v + burst = %.0f; excess %+.0f\n",
+			from.Sub(r.start).Seconds(), win, most, win, bound, float64(most)-bound)
 	}
 }
