@@ -53,7 +53,7 @@ type AdaptiveConfig struct {
 	// Target is the aggregate rate all the clients of Name share, in units per second.
 	// Required, > 0 and finite.
 	Target rate.Limit
-	// MaxLocal caps one client's local limit. Default: Target.
+	// MaxLocal caps one client's local limit. Default: Target (following SetLimit).
 	MaxLocal rate.Limit
 	// InitialLocal is the local limit before the first summary arrives. Default: Target
 	// divided by the number of registered clients, this one included.
@@ -96,16 +96,17 @@ type Adaptive struct {
 	summaryKey map[string]types.AttributeValue
 	reportKey  map[string]types.AttributeValue
 
-	mu        sync.Mutex
-	target    rate.Limit
-	maxLocal  rate.Limit
-	consumed  float64   // units consumed since lastSync
-	debt      float64   // recorded units not yet charged to the local limiter
-	lastSync  time.Time // when consumed was last reset
-	aggregate float64   // the last summary's aggregate
-	lastRate  float64   // the rate this client last reported
-	leader    bool      // this client wrote the last summary
-	closed    bool
+	mu          sync.Mutex
+	target      rate.Limit
+	maxLocal    rate.Limit
+	maxIsTarget bool      // MaxLocal defaulted to Target: SetLimit moves both
+	consumed    float64   // units consumed since lastSync
+	debt        float64   // recorded units not yet charged to the local limiter
+	lastSync    time.Time // when consumed was last reset
+	aggregate   float64   // the last summary's aggregate
+	lastRate    float64   // the rate this client last reported
+	leader      bool      // this client wrote the last summary
+	closed      bool
 
 	counts counts
 	stop   context.CancelFunc
@@ -129,7 +130,8 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 	case cfg.Smoothing < 0 || cfg.Smoothing > 1:
 		return nil, fmt.Errorf("%w: Smoothing must be within (0, 1], got %v", ErrInvalidConfig, cfg.Smoothing)
 	}
-	if cfg.MaxLocal == 0 {
+	maxLocalIsTarget := cfg.MaxLocal == 0
+	if maxLocalIsTarget {
 		cfg.MaxLocal = cfg.Target
 	}
 	if cfg.Burst == 0 {
@@ -153,18 +155,19 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 		cfg.ClientID = hex.EncodeToString(b[:])
 	}
 	a := &Adaptive{
-		table:      t,
-		name:       cfg.Name,
-		id:         cfg.ClientID,
-		clock:      clockOrSystem(cfg.Clock),
-		smoothing:  cfg.Smoothing,
-		interval:   cfg.SyncInterval,
-		staleAfter: cfg.StaleAfter,
-		summaryKey: map[string]types.AttributeValue{t.KeyAttribute: &types.AttributeValueMemberS{Value: t.KeyPrefix + cfg.Name}},
-		reportKey:  map[string]types.AttributeValue{t.KeyAttribute: &types.AttributeValueMemberS{Value: reportKey(t, cfg.Name, cfg.ClientID)}},
-		target:     cfg.Target,
-		maxLocal:   cfg.MaxLocal,
-		done:       make(chan struct{}),
+		table:       t,
+		name:        cfg.Name,
+		id:          cfg.ClientID,
+		clock:       clockOrSystem(cfg.Clock),
+		smoothing:   cfg.Smoothing,
+		interval:    cfg.SyncInterval,
+		staleAfter:  cfg.StaleAfter,
+		summaryKey:  map[string]types.AttributeValue{t.KeyAttribute: &types.AttributeValueMemberS{Value: t.KeyPrefix + cfg.Name}},
+		reportKey:   map[string]types.AttributeValue{t.KeyAttribute: &types.AttributeValueMemberS{Value: reportKey(t, cfg.Name, cfg.ClientID)}},
+		target:      cfg.Target,
+		maxLocal:    cfg.MaxLocal,
+		maxIsTarget: maxLocalIsTarget,
+		done:        make(chan struct{}),
 	}
 	now := a.clock.Now()
 	a.lastSync = now
@@ -228,12 +231,15 @@ func (a *Adaptive) Aggregate() float64 {
 	return a.aggregate
 }
 
-// SetLimit changes the aggregate target; the local limit follows at the next syncs.
+// SetLimit changes the aggregate target; the local limit follows at the next syncs. A MaxLocal
+// left to its default follows the target.
 func (a *Adaptive) SetLimit(target rate.Limit) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.target = target
-	a.maxLocal = min(a.maxLocal, target)
+	if a.maxIsTarget {
+		a.maxLocal = target
+	}
 }
 
 // Counts returns this client's DynamoDB requests for coordination, and the units it used.

@@ -153,3 +153,13 @@ func TestCapacityMiddlewareCountsConsumedUnits(t *testing.T) {
 		t.Error("the local limiter allowed a write right after a 3-unit write at burst 1")
 	}
 }
+
+func TestSetLimitMovesADefaultMaxLocal(t *testing.T) {
+	clock := newFakeClock()
+	a := newAdaptive(t, newTable(t), clock, "solo")
+	a.SetLimit(400)
+	round(t, clock, a) // consumed 100 of a 400 target: scale up towards 400
+	if got, want := a.Limit(), rate.Limit(0.6*100+0.4*400); math.Abs(float64(got-want)) > 1e-9 {
+		t.Errorf("limit after SetLimit(400) and one sync %v, want %v", got, want)
+	}
+}

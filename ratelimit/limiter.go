@@ -284,10 +284,12 @@ func (l *Limiter) book(ctx context.Context, n int) (int, time.Time, error) {
 		if ok {
 			return got, at, nil
 		}
-		// The condition TAT <= now + (burst-n)·T + horizon holds again from:
-		reach := tat.Add(-time.Duration(int64(l.burst-n)*l.interval.Load()) - horizon)
-		if d, ok := ctx.Deadline(); ok && reach.After(d) {
-			return 0, time.Time{}, fmt.Errorf("%w: next slot at %v, deadline %v", ErrWouldExceedDeadline, reach, d)
+		// The permits' slot, were they booked now, and when the condition
+		// TAT <= now + (burst-n)·T + horizon holds again:
+		slot := tat.Add(-time.Duration(int64(l.burst-n) * l.interval.Load()))
+		reach := slot.Add(-horizon)
+		if d, ok := ctx.Deadline(); ok && slot.After(d) {
+			return 0, time.Time{}, fmt.Errorf("%w: next slot at %v, deadline %v", ErrWouldExceedDeadline, slot, d)
 		}
 		if err := l.clock.Sleep(ctx, reach.Sub(now)); err != nil {
 			return 0, time.Time{}, err

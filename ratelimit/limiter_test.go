@@ -140,15 +140,19 @@ func TestWaitKeepsTheRate(t *testing.T) {
 
 func TestWaitRespectsTheDeadline(t *testing.T) {
 	clock := newFakeClock()
-	l := newLimiter(t, Config{Table: newTable(t), Limit: 0.01, Burst: 1, Lookahead: time.Millisecond, Clock: clock})
+	l := newLimiter(t, Config{Table: newTable(t), Limit: 0.01, Burst: 1, Clock: clock})
 	if err := l.Wait(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	// The next slot is 100 s ahead.
-	ctx, cancel := context.WithDeadline(t.Context(), clock.Now().Add(10*time.Second))
+	// The next slot is 100 s ahead: Wait fails at once, without sleeping towards it.
+	start := clock.Now()
+	ctx, cancel := context.WithDeadline(t.Context(), start.Add(10*time.Second))
 	defer cancel()
 	if err := l.Wait(ctx); !errors.Is(err, ErrWouldExceedDeadline) {
 		t.Errorf("Wait: got %v, want ErrWouldExceedDeadline", err)
+	}
+	if slept := clock.Now().Sub(start); slept != 0 {
+		t.Errorf("Wait slept %v before giving up, want 0", slept)
 	}
 }
 
