@@ -281,6 +281,9 @@ func (a *Adaptive) WaitN(ctx context.Context, n int) error {
 	return nil
 }
 
+// Reserve is ReserveN(1).
+func (a *Adaptive) Reserve() *rate.Reservation { return a.ReserveN(1) }
+
 // ReserveN reserves n units of the local limiter, as rate.Limiter.ReserveN does; the units
 // count as used whether or not the reservation is kept.
 func (a *Adaptive) ReserveN(n int) *rate.Reservation {

@@ -164,10 +164,13 @@ func (l *Limiter) AllowN(ctx context.Context, n int) (bool, error) {
 			return true, nil
 		}
 		got, at, ok, _, err := l.take(ctx, max(l.lease, n-l.pool), now, 0)
-		if err != nil || !ok || at.After(now) {
+		if err != nil || !ok {
 			return false, err
 		}
 		l.addPool(got, at)
+		if at.After(now) {
+			return false, nil
+		}
 		l.pool -= n
 		l.counts.permits.Add(int64(n))
 		return true, nil

@@ -67,7 +67,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.burst, "burst", 0, "burst (default: target/10)")
 	fs.DurationVar(&o.duration, "duration", 60*time.Second, "length of each mode's run")
 	fs.DurationVar(&o.window, "window", 10*time.Second, "window the rate is measured over")
-	fs.IntVar(&o.lease, "lease", 10, "leased mode: permits per write")
+	fs.IntVar(&o.lease, "lease", 0, "leased mode: permits per write (default: 10, at most the burst)")
 	fs.DurationVar(&o.lookahead, "lookahead", rl.DefaultLookahead, "exact and leased mode: how far ahead a Wait books a slot")
 	fs.DurationVar(&o.sync, "sync", 2*time.Second, "adaptive mode: sync interval")
 	fs.IntVar(&o.churn, "churn", 25, "adaptive mode: clients that leave at duration/3 and join at 2·duration/3 (0: none)")
@@ -85,6 +85,9 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.burst == 0 {
 		o.burst = max(1, int(o.target/10))
+	}
+	if o.lease == 0 {
+		o.lease = min(10, o.burst)
 	}
 	switch {
 	case o.clients < 1 || o.target <= 0 || o.burst < 1 || o.lease < 1 || o.lease > o.burst:
