@@ -34,11 +34,16 @@ const (
 const (
 	attrRate       = "rate"       // report: the client's consumption, units per second
 	attrAt         = "at"         // report and summary: when written, Unix nanoseconds
-	attrExpiresAt  = "expiresAt"  // report: Unix seconds, for a DynamoDB TTL on the table
 	attrAggregate  = "aggregate"  // summary: the sum of the fresh reports
 	attrAggregator = "aggregator" // summary: the client that wrote it
 	attrClients    = "clients"    // summary: string set of the registered client IDs
 )
+
+// ReportExpiresAttribute is the attribute of a client's report item that holds, in Unix
+// seconds, when the report may be deleted (twice StaleAfter after it was written). The
+// aggregator deletes the reports of the clients it drops; a table whose time to live is
+// enabled on this attribute also loses the reports of a fleet that stopped altogether.
+const ReportExpiresAttribute = "expiresAt"
 
 // batchGetLimit is the most keys one BatchGetItem may ask for.
 const batchGetLimit = 100
@@ -449,9 +454,9 @@ func (a *Adaptive) register(ctx context.Context, units float64) error {
 // report writes this client's report item.
 func (a *Adaptive) report(ctx context.Context, now time.Time, units float64) error {
 	item := map[string]types.AttributeValue{
-		attrRate:      &types.AttributeValueMemberN{Value: strconv.FormatFloat(units, 'f', -1, 64)},
-		attrAt:        number(now.UnixNano()),
-		attrExpiresAt: number(now.Add(2 * a.staleAfter).Unix()),
+		attrRate:               &types.AttributeValueMemberN{Value: strconv.FormatFloat(units, 'f', -1, 64)},
+		attrAt:                 number(now.UnixNano()),
+		ReportExpiresAttribute: number(now.Add(2 * a.staleAfter).Unix()),
 	}
 	maps.Copy(item, a.reportKey)
 	a.counts.writes.Add(1)
@@ -526,6 +531,14 @@ func (a *Adaptive) aggregateOnce(ctx context.Context, now time.Time, s summary) 
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("%w: UpdateItem %s: %w", ErrStore, a.table.Name, err)
+	}
+	for _, id := range stale {
+		// Best effort: a report left behind is dropped again at the next summary, and expires.
+		a.counts.writes.Add(1)
+		_, _ = a.table.Client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName: aws.String(a.table.Name),
+			Key:       map[string]types.AttributeValue{a.table.KeyAttribute: &types.AttributeValueMemberS{Value: reportKey(a.table, a.name, id)}},
+		})
 	}
 	return total, true, nil
 }

@@ -106,6 +106,13 @@ func TestAdaptiveConvergesAndDropsStaleClients(t *testing.T) {
 	if strings.Join(s.clients, ",") != "a,b" {
 		t.Errorf("registered clients %v, want [a b]", s.clients)
 	}
+	got, err := server.Client.GetItem(t.Context(), &dynamodb.GetItemInput{
+		TableName: aws.String(table.Name),
+		Key:       map[string]types.AttributeValue{DefaultKeyAttribute: &types.AttributeValueMemberS{Value: reportKey(c.table, "fleet", "c")}},
+	})
+	if err != nil || got.Item != nil {
+		t.Errorf("c's report after it was dropped: %v (%v), want none", got.Item, err)
+	}
 	// Closing the aggregator hands the lease on at once.
 	if err := a.Close(t.Context()); err != nil {
 		t.Fatal(err)

@@ -53,6 +53,12 @@
 // fleet's consumed read and write capacity under the targets of two Adaptive limiters: it waits
 // before each request, asks for ConsumedCapacity and records what the response says.
 //
+// # Permissions
+//
+// New needs dynamodb:UpdateItem on the table, and dynamodb:GetItem where the server does not
+// return the item of a failed condition; NewAdaptive needs dynamodb:GetItem, PutItem,
+// UpdateItem, DeleteItem and BatchGetItem.
+//
 // # Guarantees
 //
 // Exact: the permits whose decisions fall within any window W number at most
