@@ -187,7 +187,8 @@ func (l *Limiter) AllowN(ctx context.Context, n int) (bool, error) {
 func (l *Limiter) Wait(ctx context.Context) error { return l.WaitN(ctx, 1) }
 
 // WaitN blocks until n permits may be used, takes them, and returns nil; or returns an error
-// (ErrExceedsBurst, ErrWouldExceedDeadline, ctx.Err(), ErrStore) without having taken them.
+// (ErrExceedsBurst, ErrWouldExceedDeadline, ctx.Err(), ErrStore). A context done while WaitN
+// sleeps until a slot it booked loses that slot's permits to everyone (an under-use).
 //
 // It books a slot up to Lookahead (or the context's deadline, if sooner) ahead with one
 // conditional write and sleeps until the slot. When the next slot is further ahead, the failed
