@@ -17,6 +17,7 @@ require (
 	github.com/cdklabs/cdk-nag-go/cdknag/v2 v2.38.2
 	github.com/ohler55/ojg v1.28.5
 	github.com/schollz/progressbar/v3 v3.19.1
+	golang.org/x/time v0.15.0
 	gonum.org/v1/plot v0.16.0
 )
 

@@ -1,0 +1,172 @@
+package ratelimit
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"golang.org/x/time/rate"
+
+	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+)
+
+func TestNextLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name                           string
+		current, target, maxLocal, agg rate.Limit
+		want                           rate.Limit
+	}{
+		{"on target", 10, 100, 100, 100, 10},
+		{"over by half", 15, 100, 100, 150, 15*0.6 + 10*0.4},
+		{"under by half", 10, 100, 100, 50, 10*0.6 + 20*0.4},
+		{"capped", 80, 100, 90, 50, 80*0.6 + 90*0.4},
+		{"no consumption", 10, 100, 50, 0, 10*0.6 + 50*0.4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := nextLimit(tc.current, tc.target, tc.maxLocal, tc.agg, 0.4); math.Abs(float64(got-tc.want)) > 1e-9 {
+				t.Errorf("nextLimit = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// newAdaptive is NewAdaptive with manual syncs on a fake clock, failing the test on error.
+func newAdaptive(t *testing.T, table Table, clock Clock, id string) *Adaptive {
+	t.Helper()
+	a, err := NewAdaptive(t.Context(), AdaptiveConfig{
+		Table: table, Name: "fleet", Target: 100, SyncInterval: -1, StaleAfter: 3 * time.Second,
+		ClientID: id, Clock: clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// round lets each client use its whole local limit for a second, then syncs them all.
+func round(t *testing.T, clock *fakeClock, clients ...*Adaptive) {
+	t.Helper()
+	for _, a := range clients {
+		a.Record(float64(a.Limit()))
+	}
+	clock.Advance(time.Second)
+	for _, a := range clients {
+		if err := a.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// within reports whether got is within frac of want.
+func within(got, want, frac float64) bool { return math.Abs(got-want) <= frac*want }
+
+func TestAdaptiveConvergesAndDropsStaleClients(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	a := newAdaptive(t, table, clock, "a")
+	b := newAdaptive(t, table, clock, "b")
+	c := newAdaptive(t, table, clock, "c")
+	// Each starts at a fair share, scaled down by how far the announced rates would go over.
+	wantB := 50 * 100 / (100 + 50.0)
+	wantC := 100.0 / 3 * 100 / (100 + wantB + 100.0/3)
+	for _, tc := range []struct {
+		a    *Adaptive
+		want float64
+	}{{a, 100}, {b, wantB}, {c, wantC}} {
+		if got := float64(tc.a.Limit()); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("client %s's initial limit %v, want %v", tc.a.ClientID(), got, tc.want)
+		}
+	}
+	for range 12 {
+		round(t, clock, a, b, c)
+	}
+	sum := float64(a.Limit() + b.Limit() + c.Limit())
+	if !within(sum, 100, 0.15) || !within(a.Aggregate(), 100, 0.15) {
+		t.Errorf("after 12 syncs: limits sum to %v, aggregate %v; want 100 ± 15 %%", sum, a.Aggregate())
+	}
+	// c stops without a word; after StaleAfter it drops out and a and b take its share.
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	sum = float64(a.Limit() + b.Limit())
+	if !within(sum, 100, 0.15) || !within(b.Aggregate(), 100, 0.15) {
+		t.Errorf("after c left: limits sum to %v, aggregate %v; want 100 ± 15 %%", sum, b.Aggregate())
+	}
+	s, err := a.readSummary(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(s.clients)
+	if strings.Join(s.clients, ",") != "a,b" {
+		t.Errorf("registered clients %v, want [a b]", s.clients)
+	}
+	got, err := server.Client.GetItem(t.Context(), &dynamodb.GetItemInput{
+		TableName: aws.String(table.Name),
+		Key:       map[string]types.AttributeValue{DefaultKeyAttribute: &types.AttributeValueMemberS{Value: reportKey(c.table, "fleet", "c")}},
+	})
+	if err != nil || got.Item != nil {
+		t.Errorf("c's report after it was dropped: %v (%v), want none", got.Item, err)
+	}
+	// Closing the aggregator hands the lease on at once.
+	if err := a.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(t.Context()); !errors.Is(err, ErrClosed) {
+		t.Errorf("second Close: got %v, want ErrClosed", err)
+	}
+	round(t, clock, b)
+	if s, err = b.readSummary(t.Context()); err != nil || s.aggregator != "b" {
+		t.Errorf("aggregator after a closed: %q (%v), want b", s.aggregator, err)
+	}
+}
+
+func TestCapacityMiddlewareCountsConsumedUnits(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	writes := newAdaptive(t, table, clock, "writes")
+	app, err := dynalite.NewClient(t.Context(), server.Endpoint, WithCapacityLimit(nil, writes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An item of about 2.5 KB: 3 write units.
+	out, err := app.PutItem(t.Context(), &dynamodb.PutItemInput{
+		TableName: aws.String(table.Name),
+		Item: map[string]types.AttributeValue{
+			DefaultKeyAttribute: &types.AttributeValueMemberS{Value: "big"},
+			"payload":           &types.AttributeValueMemberS{Value: strings.Repeat("x", 2500)},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.ConsumedCapacity == nil || aws.ToFloat64(out.ConsumedCapacity.CapacityUnits) != 3 {
+		t.Fatalf("ConsumedCapacity %+v, want 3 units (the middleware asks for it)", out.ConsumedCapacity)
+	}
+	writes.mu.Lock()
+	consumed := writes.consumed
+	writes.mu.Unlock()
+	if consumed != 3 {
+		t.Errorf("recorded %v units, want the 3 consumed", consumed)
+	}
+	// The two units beyond the estimate are charged to the local limiter (burst 1, so it is in
+	// debt), so the next write must wait.
+	if writes.local.AllowN(clock.Now(), 1) {
+		t.Error("the local limiter allowed a write right after a 3-unit write at burst 1")
+	}
+}
+
+func TestSetLimitMovesADefaultMaxLocal(t *testing.T) {
+	clock := newFakeClock()
+	a := newAdaptive(t, newTable(t), clock, "solo")
+	a.SetLimit(400)
+	round(t, clock, a) // consumed 100 of a 400 target: scale up towards 400
+	if got, want := a.Limit(), rate.Limit(0.6*100+0.4*400); math.Abs(float64(got-want)) > 1e-9 {
+		t.Errorf("limit after SetLimit(400) and one sync %v, want %v", got, want)
+	}
+}
