@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/time/rate"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 )
 
 func TestNextLimit(t *testing.T) {
@@ -130,7 +130,7 @@ func TestCapacityMiddlewareCountsConsumedUnits(t *testing.T) {
 	clock := newFakeClock()
 	table := newTable(t)
 	writes := newAdaptive(t, table, clock, "writes")
-	app, err := dynalite.NewClient(t.Context(), server.Endpoint, WithCapacityLimit(nil, writes))
+	app, err := ddblocal.NewClient(t.Context(), server.Endpoint, WithCapacityLimit(nil, writes))
 	if err != nil {
 		t.Fatal(err)
 	}

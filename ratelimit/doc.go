@@ -28,8 +28,8 @@
 // conflict; when the rate has gone idle, SET tat = now + n·T on condition tat < now. A guess of
 // the wrong case costs one more write. A failed condition returns the item
 // (ReturnValuesOnConditionCheckFailure ALL_OLD), so the client learns the TAT without a read
-// and Wait sleeps exactly until its slot comes within reach; a server that does not return it
-// (dynalite) costs a strongly consistent GetItem. Wait books a slot up to Config.Lookahead
+// and Wait sleeps exactly until its slot comes within reach; when no item comes back (there is
+// none yet) a strongly consistent GetItem decides. Wait books a slot up to Config.Lookahead
 // ahead and sleeps until it, so waiters queue in the TAT instead of retrying.
 //
 // Leased (Config.Lease k > 1): a client books k permits per write in the same item and hands
@@ -69,8 +69,8 @@
 // land trails the clock by L (once busy, the TAT is ahead of every client's clock and latency
 // no longer matters). Keep the clients' clocks synchronised (on AWS, by the Amazon Time Sync
 // Service). Measured, 50 clients starting at once against DynamoDB Local stayed within
-// Limit·W + Burst; against dynalite on a loaded machine, whose first replies took over 100 ms,
-// they took up to 27 permits more in the first second.
+// Limit·W + Burst; against a slower server on a loaded machine (dynalite, whose first replies
+// took over 100 ms), they took up to 27 permits more in the first second.
 //
 // A lost reply (the write applied, its reply lost) never gives away more: every permit handed
 // out matches an increment of the TAT that landed. The SDK's retry of an applied additive write

@@ -312,8 +312,8 @@ func (l *Limiter) book(ctx context.Context, n int) (int, time.Time, error) {
 //   - idle (TAT < now or no item): SET tat = now + n·T, condition tat < now or no tat.
 //
 // The branch is guessed from the last TAT seen; a wrong guess costs one more write. A failed
-// condition returns the item (ReturnValuesOnConditionCheckFailure ALL_OLD); a server that does
-// not return it (dynalite) costs a strongly consistent GetItem instead.
+// condition returns the item (ReturnValuesOnConditionCheckFailure ALL_OLD); when no item comes
+// back (there is none, or the server does not return it) a strongly consistent GetItem decides.
 func (l *Limiter) take(ctx context.Context, n int, now time.Time, horizon time.Duration) (got int, at time.Time, ok bool, tat time.Time, err error) {
 	inc := int64(n) * l.interval.Load()
 	tolerance := int64(l.burst) * l.interval.Load()

@@ -11,15 +11,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite/dynalitetest"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 )
 
 // The tests share one DynamoDB API server; each test works in a lock table of its own.
-var server dynalitetest.Server
+var server ddblocaltest.Server
 
-func TestMain(m *testing.M) { os.Exit(dynalitetest.Main(m, &server)) }
+func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }
 
 // newTable creates a lock table for the test (deleted after it) and returns it as a Table.
 func newTable(t *testing.T) Table {
@@ -37,7 +37,7 @@ func faultyClient(t *testing.T, lost float64) (*dynamodb.Client, *faultproxy.Pro
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = proxy.Close() })
-	client, err := dynalite.NewClient(t.Context(), proxy.URL(), func(o *dynamodb.Options) {
+	client, err := ddblocal.NewClient(t.Context(), proxy.URL(), func(o *dynamodb.Options) {
 		o.Retryer = retry.NewStandard(func(o *retry.StandardOptions) {
 			o.RateLimiter = ratelimit.None
 			o.MaxAttempts = 10

@@ -22,7 +22,7 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	rl "github.com/turnstile-sfn/turnstile/ratelimit"
 )
 
@@ -61,7 +61,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("ratebench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	mode := fs.String("mode", "all", "exact, leased, adaptive or all")
-	fs.StringVar(&o.endpoint, "endpoint", "", "URL of a running DynamoDB API server (e.g. DynamoDB Local); default: start dynalite")
+	fs.StringVar(&o.endpoint, "endpoint", "", "URL of a running DynamoDB API server (e.g. DynamoDB Local); default: start DynamoDB Local")
 	fs.IntVar(&o.clients, "clients", 50, "concurrent clients")
 	fs.Float64Var(&o.target, "target", 200, "shared rate, permits per second")
 	fs.IntVar(&o.burst, "burst", 0, "burst (default: target/10)")
@@ -119,16 +119,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// bench starts dynalite unless an endpoint was given, then runs each mode and prints its figures.
+// bench starts DynamoDB Local unless an endpoint was given, then runs each mode and prints its figures.
 func bench(ctx context.Context, o options, stdout io.Writer) (err error) {
 	server := "DynamoDB API server at " + o.endpoint
 	if o.endpoint == "" {
-		srv, err := dynalite.Start(ctx, dynalite.Options{})
+		srv, err := ddblocal.Start(ctx, ddblocal.Options{})
 		if err != nil {
 			return err
 		}
 		defer func() { err = errors.Join(err, srv.Close()) }()
-		o.endpoint, server = srv.Endpoint(), "dynalite"
+		o.endpoint, server = srv.Endpoint(), "DynamoDB Local"
 	}
 	fmt.Fprintf(stdout, "%s; %d clients, target %g/s, burst %d, %v per mode, %v windows, %g%% of replies lost\n",
 		server, o.clients, o.target, o.burst, o.duration, o.window, 100*o.replyLost)

@@ -17,7 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/time/rate"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynalite"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 	rl "github.com/turnstile-sfn/turnstile/ratelimit"
 )
@@ -109,7 +109,7 @@ func newClient(ctx context.Context, endpoint string, replyLost float64) (*dynamo
 		}
 		endpoint = proxy.URL()
 	}
-	client, err := dynalite.NewClient(ctx, endpoint, func(o *dynamodb.Options) {
+	client, err := ddblocal.NewClient(ctx, endpoint, func(o *dynamodb.Options) {
 		o.HTTPClient = awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
 			t.MaxIdleConnsPerHost = 128
 			t.IdleConnTimeout = 4 * time.Second
