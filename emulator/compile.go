@@ -90,6 +90,8 @@ type mapSpec struct {
 type compiler struct {
 	em  *Emulator
 	err error
+	// queryLanguage is the machine's QueryLanguage, the default of its states.
+	queryLanguage string
 }
 
 func (c *compiler) fail(kind error, state, field, problem string) {
@@ -133,6 +135,12 @@ func joinScope(scope, name string) string {
 func (c *compiler) node(scope, name string, s asl.State, raw any) *node {
 	n := &node{name: name, typ: string(s.Type()), state: s}
 	base := s.Base()
+	if asl.EffectiveQueryLanguage(s, c.queryLanguage) == asl.QueryLanguageJSONata {
+		c.fail(asl.ErrUnsupported, scope, "QueryLanguage", "the JSONata query language is not supported by the emulator yet")
+	}
+	if base.Assign != nil {
+		c.fail(asl.ErrUnsupported, scope, "Assign", "variables (Assign) are not supported by the emulator yet")
+	}
 	n.inputPath = c.optionalPath(scope, "InputPath", base.InputPath)
 	n.outputPath = c.optionalPath(scope, "OutputPath", base.OutputPath)
 	switch x := s.(type) {

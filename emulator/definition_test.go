@@ -33,7 +33,7 @@ func TestCreateStateMachineRejects(t *testing.T) {
 		{"nested state", `{"StartAt":"P","States":{"P":{"Type":"Parallel","End":true,"Branches":[{"StartAt":"X","States":{"X":{"Type":"Wait","End":true}}}]}}}`,
 			StateMachineOptions{}, asl.ErrInvalidDefinition, "P/Branches[0]/X", "Seconds"},
 		{"JSONata", `{"QueryLanguage":"JSONata","StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}`, StateMachineOptions{},
-			asl.ErrUnsupported, "", "QueryLanguage"},
+			asl.ErrUnsupported, "A", "QueryLanguage"},
 		{"variables", `{"StartAt":"A","States":{"A":{"Type":"Pass","Assign":{"x":1},"End":true}}}`, StateMachineOptions{},
 			asl.ErrUnsupported, "A", "Assign"},
 		{"distributed Map", `{"StartAt":"M","States":{"M":{"Type":"Map","End":true,"ItemProcessor":{"ProcessorConfig":{"Mode":"DISTRIBUTED","ExecutionType":"STANDARD"},
