@@ -14,6 +14,7 @@ require (
 	github.com/aws/constructs-go/constructs/v10 v10.6.0
 	github.com/aws/jsii-runtime-go v1.139.0
 	github.com/aws/smithy-go v1.28.8
+	github.com/blues/jsonata-go v1.5.4
 	github.com/cdklabs/cdk-nag-go/cdknag/v2 v2.38.2
 	github.com/ohler55/ojg v1.28.5
 	github.com/schollz/progressbar/v3 v3.19.1

@@ -407,7 +407,17 @@ func (p *parser) choiceRule(top bool) *ChoiceRule {
 	r := &ChoiceRule{}
 	p.str("Variable", &r.Variable)
 	p.str("Comment", &r.Comment)
-	p.str("Condition", &r.Condition)
+	if raw, ok := p.get("Condition"); ok {
+		switch describeJSON(raw) {
+		case "a string":
+			_ = json.Unmarshal(raw, &r.Condition)
+		case "a boolean":
+			// A literal boolean is the constant expression.
+			r.Condition = "{% " + strings.TrimSpace(string(raw)) + " %}"
+		default:
+			p.fail("Condition", "must be a JSONata expression string or a boolean, got "+describeJSON(raw))
+		}
+	}
 	if top {
 		p.str("Next", &r.Next)
 		r.Assign = p.value("Assign")

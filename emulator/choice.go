@@ -21,6 +21,9 @@ type choiceRule struct {
 	and, or   []*choiceRule
 	not       *choiceRule
 	next      string
+	condition *jsonataExpr // a JSONata rule's Condition
+	assign    *assignSpec  // a top-level rule's Assign
+	output    any          // a JSONata rule's Output template
 }
 
 // rule compiles a Choice rule.
@@ -34,6 +37,14 @@ func (c *compiler) rule(scope, field string, r *asl.ChoiceRule) *choiceRule {
 	}
 	if r.Not != nil {
 		out.not = c.rule(scope, field+".Not", r.Not)
+	}
+	if r.Condition != "" {
+		expr, err := compileExpression(r.Condition)
+		if err != nil {
+			c.fail(asl.ErrInvalidDefinition, scope, field+".Condition", err.Error())
+		}
+		out.condition = expr
+		return out
 	}
 	if r.Operator == "" {
 		return out
@@ -63,13 +74,19 @@ func (r *runner) choice(s *stateRun, input any) (any, string, error) {
 		return nil, "", err
 	}
 	next := s.node.defaultNext
-	for _, rule := range s.node.choices {
-		ok, err := r.evaluateRule(s, rule, effective)
+	var matched *choiceRule
+	for i, rule := range s.node.choices {
+		var ok bool
+		if rule.condition != nil {
+			ok, err = r.jsonataCondition(s, rule, input, i)
+		} else {
+			ok, err = r.evaluateRule(s, rule, effective)
+		}
 		if err != nil {
 			return nil, "", err
 		}
 		if ok {
-			next = rule.next
+			next, matched = rule.next, rule
 			break
 		}
 	}
@@ -77,8 +94,38 @@ func (r *runner) choice(s *stateRun, input any) (any, string, error) {
 		return nil, "", &failure{name: asl.ErrorNoChoiceMatched,
 			cause: fmt.Sprintf("No choice rule matched and no Default state is set in the state '%s'", s.node.name)}
 	}
-	out, err := r.applyOutputPath(s, effective)
+	out, err := r.choiceOutput(s, matched, input, effective)
 	return out, next, err
+}
+
+// choiceOutput evaluates the Assign and Output of the matched rule (matched is nil when Default
+// applies), else those of the state.
+func (r *runner) choiceOutput(s *stateRun, matched *choiceRule, input, effective any) (any, error) {
+	assign := s.node.assign
+	var output any
+	if s.node.jsonata != nil {
+		output = s.node.jsonata.output
+	}
+	if matched != nil && matched.assign != nil {
+		assign = matched.assign
+	}
+	if matched != nil && matched.output != nil {
+		output = matched.output
+	}
+	if s.node.jsonata == nil {
+		if err := r.evaluateAssign(s, assign, nil, effective); err != nil {
+			return nil, err
+		}
+		return r.applyOutputPath(s, effective)
+	}
+	env := r.newJSONataEnv(s, input)
+	if err := r.evaluateAssign(s, assign, env, nil); err != nil {
+		return nil, err
+	}
+	if output == nil {
+		return input, nil
+	}
+	return env.evaluate(output, "Output")
 }
 
 // evaluateRule evaluates a rule against the effective input.

@@ -42,6 +42,9 @@ func (r *runner) selectPath(s *stateRun, p *optionalPath, value any) (any, error
 // applyParameters evaluates the Parameters template against the effective input; without
 // Parameters the effective input passes through.
 func (r *runner) applyParameters(s *stateRun, effective any) (any, error) {
+	if s.node.jsonata != nil {
+		return r.jsonataArguments(s, effective)
+	}
 	return r.evaluateTemplate(s, s.node.parameters, effective)
 }
 
@@ -82,8 +85,15 @@ func (r *runner) applyResultPath(s *stateRun, p *optionalPath, rawInput, result 
 	return out, nil
 }
 
-// finishResult applies ResultPath and OutputPath to a state's result.
+// finishResult applies Assign, ResultPath and OutputPath to a state's result (Assign and Output
+// in a JSONata state).
 func (r *runner) finishResult(s *stateRun, rawInput, result any) (any, error) {
+	if s.node.jsonata != nil {
+		return r.jsonataFinish(s, rawInput, result, true)
+	}
+	if err := r.jsonPathAssign(s, result); err != nil {
+		return nil, err
+	}
 	combined, err := r.applyResultPath(s, s.node.resultPath, rawInput, result)
 	if err != nil {
 		return nil, err

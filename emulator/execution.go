@@ -260,7 +260,7 @@ func (ex *execution) runGoroutine(run *executionRun, resume *checkpoint) {
 			w.Fire()
 		}
 	}()
-	r := &runner{ex: ex, run: run, ctx: run.ctx, rng: derivedRand(ex.em.opts.Seed, fmt.Sprintf("%s#%d", ex.arn, ex.redriveCountNow())), key: ""}
+	r := &runner{ex: ex, run: run, ctx: run.ctx, rng: derivedRand(ex.em.opts.Seed, fmt.Sprintf("%s#%d", ex.arn, ex.redriveCountNow())), key: "", vars: newVarScope(nil)}
 	out, err := r.runGraph(ex.sm.root, ex.input, resume)
 	var checkpoint *checkpoint
 	switch e := err.(type) {

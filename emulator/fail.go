@@ -10,6 +10,17 @@ import (
 // fail runs a Fail state: it fails the flow with its Error and Cause, read from the state's input
 // when ErrorPath or CausePath is set.
 func (r *runner) fail(s *stateRun, input any) error {
+	if js := s.node.jsonata; js != nil {
+		name, err := r.jsonataString(s, input, js.errorName, "Error")
+		if err != nil {
+			return err
+		}
+		cause, err := r.jsonataString(s, input, js.cause, "Cause")
+		if err != nil {
+			return err
+		}
+		return &failure{name: name, cause: cause}
+	}
 	name, err := r.failField(s, "ErrorPath", s.node.fail.errorName, input)
 	if err != nil {
 		return err

@@ -21,12 +21,21 @@ func (r *runner) wait(s *stateRun, input any) (any, error) {
 	if err := r.sleep(d); err != nil {
 		return nil, err
 	}
+	if s.node.jsonata != nil {
+		return r.jsonataFinish(s, input, nil, false)
+	}
+	if err := r.jsonPathAssign(s, effective); err != nil {
+		return nil, err
+	}
 	return r.applyOutputPath(s, effective)
 }
 
 // waitDuration computes how long a Wait state waits.
 func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error) {
 	w := s.node.wait
+	if s.node.jsonata != nil {
+		return r.jsonataWaitDuration(s, effective)
+	}
 	switch {
 	case w.seconds != nil:
 		return time.Duration(*w.seconds) * time.Second, nil
@@ -64,4 +73,22 @@ func (r *runner) contextIfNeeded(s *stateRun, p *jsonpath.Path) any {
 		return r.contextObject(s)
 	}
 	return nil
+}
+
+// jsonataWaitDuration evaluates a JSONata Wait state's Seconds or Timestamp.
+func (r *runner) jsonataWaitDuration(s *stateRun, input any) (time.Duration, error) {
+	js := s.node.jsonata
+	if js.seconds != nil {
+		n, err := r.jsonataInteger(s, input, js.seconds, "Seconds")
+		return time.Duration(n) * time.Second, err
+	}
+	v, err := r.newJSONataEnv(s, input).evaluate(js.timestamp, "Timestamp")
+	if err != nil {
+		return 0, err
+	}
+	t, ok := timestampOf(v)
+	if !ok {
+		return 0, r.queryFailure(s, "Timestamp", "The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: "+describeValue(v))
+	}
+	return t.Sub(r.now()), nil
 }
