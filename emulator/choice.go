@@ -150,11 +150,7 @@ func (r *runner) evaluateRule(s *stateRun, rule *choiceRule, input any) (bool, e
 		return !ok, err
 	}
 	lookup := func(p *jsonpath.Path) (any, bool) {
-		var ctxObj any
-		if p.Context {
-			ctxObj = r.contextObject(s)
-		}
-		return p.Get(input, ctxObj)
+		return p.Get(input, r.pathRoot(s, p))
 	}
 	v, present := lookup(rule.variable)
 	if rule.op == "IsPresent" {

@@ -236,7 +236,7 @@ func (c *compiler) optionalPath(scope, field string, p *asl.Path) *optionalPath 
 // resultPath compiles a ResultPath, which must be a definite path into the state's data.
 func (c *compiler) resultPath(scope, field string, p *asl.Path) *optionalPath {
 	op := c.optionalPath(scope, field, p)
-	if op != nil && op.path != nil && (!op.path.Definite() || op.path.Context) {
+	if op != nil && op.path != nil && (!op.path.Definite() || op.path.Context || op.path.Variable != "") {
 		c.fail(asl.ErrInvalidDefinition, scope, field, fmt.Sprintf("must be a reference path (names and indexes into $), got %q", p.Value))
 	}
 	return op

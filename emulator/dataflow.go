@@ -28,11 +28,7 @@ func (r *runner) selectPath(s *stateRun, p *optionalPath, value any) (any, error
 	case p.null:
 		return jsonvalue.NewObject(0), nil
 	}
-	var ctxObj any
-	if p.path.Context {
-		ctxObj = r.contextObject(s)
-	}
-	v, ok := p.path.Get(value, ctxObj)
+	v, ok := p.path.Get(value, r.pathRoot(s, p.path))
 	if !ok {
 		return nil, s.invalidPathError(p.path)
 	}
@@ -62,6 +58,7 @@ func (r *runner) evaluateTemplate(s *stateRun, t *payloadTemplate, input any) (a
 		contextObject: func() any { return r.contextObject(s) },
 		env:           intrinsic.Env{Rand: r.rng},
 		state:         s,
+		variables:     r.vars,
 	}
 	return t.evaluate(scope)
 }

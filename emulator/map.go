@@ -139,7 +139,7 @@ func (r *runner) maxConcurrency(s *stateRun, effective any) (int, error) {
 	if p == nil {
 		return ms.maxConcurrency, nil
 	}
-	v, ok := p.Get(effective, r.contextIfNeeded(s, p))
+	v, ok := p.Get(effective, r.pathRoot(s, p))
 	if !ok {
 		return 0, s.invalidPathError(p)
 	}

@@ -42,7 +42,7 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 	case w.timestamp != nil:
 		return w.timestamp.Sub(r.now()), nil
 	case w.secondsPath != nil:
-		v, ok := w.secondsPath.Get(effective, r.contextIfNeeded(s, w.secondsPath))
+		v, ok := w.secondsPath.Get(effective, r.pathRoot(s, w.secondsPath))
 		if !ok {
 			return 0, s.invalidPathError(w.secondsPath)
 		}
@@ -55,7 +55,7 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 		}
 		return time.Duration(n) * time.Second, nil
 	default:
-		v, ok := w.timestampPath.Get(effective, r.contextIfNeeded(s, w.timestampPath))
+		v, ok := w.timestampPath.Get(effective, r.pathRoot(s, w.timestampPath))
 		if !ok {
 			return 0, s.invalidPathError(w.timestampPath)
 		}
@@ -67,10 +67,15 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 	}
 }
 
-// contextIfNeeded returns the context object when the path reads it.
-func (r *runner) contextIfNeeded(s *stateRun, p *jsonpath.Path) any {
-	if p.Context {
+// pathRoot returns what a path reads besides the state data: the context object for a "$$"
+// path, the variable's value for a "$name" path (nil for a variable not set), nil otherwise.
+func (r *runner) pathRoot(s *stateRun, p *jsonpath.Path) any {
+	switch {
+	case p.Context:
 		return r.contextObject(s)
+	case p.Variable != "":
+		v, _ := r.vars.lookup(p.Variable)
+		return v
 	}
 	return nil
 }
