@@ -56,8 +56,16 @@ func (c *compiler) assign(scope, field string, jsonataState bool, raw any) *assi
 // jsonataState compiles the JSONata fields of a state.
 func (c *compiler) jsonataState(scope string, s asl.State, raw any) *jsonataSpec {
 	js := &jsonataSpec{output: c.jsonataTemplate(scope, "Output", member(raw, "Output"))}
-	switch s.(type) {
-	case *asl.Task, *asl.Parallel:
+	switch x := s.(type) {
+	case *asl.Task:
+		js.arguments = c.jsonataTemplate(scope, "Arguments", member(raw, "Arguments"))
+		if x.TimeoutSecondsExpression != "" {
+			c.fail(asl.ErrUnsupported, scope, "TimeoutSeconds", "a JSONata expression in TimeoutSeconds is not supported by the emulator yet: use a number")
+		}
+		if x.HeartbeatSecondsExpression != "" {
+			c.fail(asl.ErrUnsupported, scope, "HeartbeatSeconds", "a JSONata expression in HeartbeatSeconds is not supported by the emulator yet: use a number")
+		}
+	case *asl.Parallel:
 		js.arguments = c.jsonataTemplate(scope, "Arguments", member(raw, "Arguments"))
 	case *asl.Map:
 		js.items = c.jsonataTemplate(scope, "Items", member(raw, "Items"))
