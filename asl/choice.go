@@ -55,9 +55,9 @@ type ChoiceRule struct {
 	Next string
 	// Comment is a human-readable description.
 	Comment string
-	// Condition is a JSONata rule's "{% %}" boolean expression; such a rule has no Variable,
-	// operator, And, Or or Not.
-	Condition string
+	// Condition is a JSONata rule's test: a "{% %}" string or a literal boolean; nil in JSONPath
+	// rules. A rule with a Condition has no Variable, operator, And, Or or Not.
+	Condition any
 	// Assign holds the variables a matching top-level rule assigns.
 	Assign any
 	// Output is the output of the Choice state when this JSONata rule matches.
@@ -80,7 +80,7 @@ func (r *ChoiceRule) fields() []field {
 	if r.Not != nil {
 		fs = append(fs, field{"Not", r.Not})
 	}
-	fs = addString(fs, "Condition", r.Condition)
+	fs = addAny(fs, "Condition", r.Condition)
 	fs = addAny(fs, "Assign", r.Assign)
 	fs = addAny(fs, "Output", r.Output)
 	fs = addString(fs, "Next", r.Next)

@@ -409,11 +409,8 @@ func (p *parser) choiceRule(top bool) *ChoiceRule {
 	p.str("Comment", &r.Comment)
 	if raw, ok := p.get("Condition"); ok {
 		switch describeJSON(raw) {
-		case "a string":
+		case "a string", "a boolean":
 			_ = json.Unmarshal(raw, &r.Condition)
-		case "a boolean":
-			// A literal boolean is the constant expression.
-			r.Condition = "{% " + strings.TrimSpace(string(raw)) + " %}"
 		default:
 			p.fail("Condition", "must be a JSONata expression string or a boolean, got "+describeJSON(raw))
 		}

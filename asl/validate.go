@@ -370,7 +370,7 @@ func (v *validator) choice(name string, c *Choice, target func(state, field, nam
 // rule checks that a choice rule is exactly one comparison or one combinator, recursively.
 func (v *validator) rule(state, field string, r *ChoiceRule) {
 	kinds := 0
-	for _, on := range []bool{r.Operator != "", r.And != nil, r.Or != nil, r.Not != nil, r.Condition != ""} {
+	for _, on := range []bool{r.Operator != "", r.And != nil, r.Or != nil, r.Not != nil, r.Condition != nil} {
 		if on {
 			kinds++
 		}
@@ -379,7 +379,10 @@ func (v *validator) rule(state, field string, r *ChoiceRule) {
 		v.fail(state, field, "a rule needs exactly one of a comparison operator, And, Or, Not and Condition")
 		return
 	}
-	if r.Condition != "" {
+	if s, ok := r.Condition.(string); ok && !IsExpression(s) {
+		v.fail(state, field+".Condition", fmt.Sprintf("must be a JSONata expression \"{%% ... %%}\" or a boolean, got %q", s))
+	}
+	if r.Condition != nil {
 		return
 	}
 	switch {
@@ -487,7 +490,7 @@ func (v *validator) queryLanguageFields(name string, s State) {
 				continue
 			}
 			field := fmt.Sprintf("Choices[%d]", i)
-			add(&jsonataOnly, field+".Condition", r.Condition != "")
+			add(&jsonataOnly, field+".Condition", r.Condition != nil)
 			add(&jsonataOnly, field+".Output", r.Output != nil)
 			add(&jsonPathOnly, field+".Variable", r.Variable != "")
 			add(&jsonPathOnly, field+"."+string(r.Operator), r.Operator != "")

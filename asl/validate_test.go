@@ -125,7 +125,7 @@ func TestValidateQueryLanguageFields(t *testing.T) {
 			`state "A", field InputPath: the field InputPath is not supported when QueryLanguage is JSONata`},
 		{"Output in JSONPath", `{"StartAt":"A","States":{"A":{"Type":"Pass","Output":1,"End":true}}}`,
 			`state "A", field Output: the field Output is not supported when QueryLanguage is JSONPath`},
-		{"Condition in a JSONPath state of a JSONata machine", `{"QueryLanguage":"JSONata","StartAt":"C","States":{"C":{"Type":"Choice","QueryLanguage":"JSONPath","Choices":[{"Condition":"{% true %}","Next":"D"}]},"D":{"Type":"Succeed"}}}`,
+		{"Condition in a JSONPath state of a JSONata machine", `{"QueryLanguage":"JSONata","StartAt":"C","States":{"C":{"Type":"Choice","QueryLanguage":"JSONPath","Choices":[{"Condition":true,"Next":"D"}]},"D":{"Type":"Succeed"}}}`,
 			`field Choices[0].Condition: the field Choices[0].Condition is not supported when QueryLanguage is JSONPath`},
 		{"Seconds not an expression", `{"QueryLanguage":"JSONata","StartAt":"W","States":{"W":{"Type":"Wait","Seconds":"10","End":true}}}`,
 			`field Seconds: must be an integer or a JSONata expression, got "10"`},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // choiceRule is a compiled Choice rule: a comparison or a boolean combination of rules.
@@ -21,9 +22,9 @@ type choiceRule struct {
 	and, or   []*choiceRule
 	not       *choiceRule
 	next      string
-	condition *jsonataExpr // a JSONata rule's Condition
-	assign    *assignSpec  // a top-level rule's Assign
-	output    any          // a JSONata rule's Output template
+	condition any         // a JSONata rule's Condition: a template (*jsonataExpr or a boolean)
+	assign    *assignSpec // a top-level rule's Assign
+	output    any         // a JSONata rule's Output template
 }
 
 // rule compiles a Choice rule.
@@ -38,12 +39,8 @@ func (c *compiler) rule(scope, field string, r *asl.ChoiceRule) *choiceRule {
 	if r.Not != nil {
 		out.not = c.rule(scope, field+".Not", r.Not)
 	}
-	if r.Condition != "" {
-		expr, err := compileExpression(r.Condition)
-		if err != nil {
-			c.fail(asl.ErrInvalidDefinition, scope, field+".Condition", err.Error())
-		}
-		out.condition = expr
+	if r.Condition != nil {
+		out.condition = c.jsonataTemplate(scope, field+".Condition", jsonvalue.FromGeneric(r.Condition))
 		return out
 	}
 	if r.Operator == "" {

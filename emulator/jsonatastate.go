@@ -233,8 +233,9 @@ func (r *runner) jsonataCondition(s *stateRun, rule *choiceRule, input any, inde
 	}
 	b, ok := v.(bool)
 	if !ok {
+		x, _ := rule.condition.(*jsonataExpr) // a literal Condition is a boolean: the validator checks it
 		return false, r.queryFailure(s, field, fmt.Sprintf("The JSONata expression '%s' specified for the field 'Condition' returned an unexpected result type. Expected 'boolean', but was '%s' for value: %s",
-			rule.condition.text, jsonTypeName(v), encodeJSON(v)))
+			x.text, jsonTypeName(v), encodeJSON(v)))
 	}
 	return b, nil
 }
