@@ -25,9 +25,6 @@ var jsonataKnownDifferences = map[string]string{
 	"jsonata-map--base-map-from-input-tolerated-failure-count":      "ToleratedFailureCount not modelled for inline Map",
 	"jsonata-map--base-map-from-input-tolerated-failure-percentage": "ToleratedFailurePercentage not modelled for inline Map",
 	"jsonata-map--base-map-tolerated-failure-percentage":            "ToleratedFailurePercentage not modelled for inline Map",
-	// The JSONata library treats an empty array reached by a path as undefined (JSONata 1.x
-	// sequence semantics); JSONata 2.x returns [].
-	"jsonata-map--map-state-items-input-array-empty": "JSONata library: $states.input.items on [] is undefined",
 	// The recording replaced the timestamp assigned to a variable with a placeholder ("date").
 	"jsonata-variables--reference-assign-base-reference-in-wait": "recording masked the timestamp in assignedVariables",
 	// States.Format with a variable as its template (first argument) is rejected: the

@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"strings"
 
-	jsonata "github.com/blues/jsonata-go"
-	"github.com/blues/jsonata-go/jtypes"
+	jsonata "github.com/xiatechs/jsonata-go"
+	"github.com/xiatechs/jsonata-go/jtypes"
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
