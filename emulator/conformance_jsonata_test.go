@@ -27,9 +27,6 @@ var jsonataKnownDifferences = map[string]string{
 	"jsonata-map--base-map-tolerated-failure-percentage":            "ToleratedFailurePercentage not modelled for inline Map",
 	// The recording replaced the timestamp assigned to a variable with a placeholder ("date").
 	"jsonata-variables--reference-assign-base-reference-in-wait": "recording masked the timestamp in assignedVariables",
-	// States.Format with a variable as its template (first argument) is rejected: the
-	// intrinsic parser wants a string literal there.
-	"jsonata-variables--reference-in-map-state-map-state-reference-in-intrinsic-function": "States.Format with a variable template rejected",
 	// The recording replaced the timestamps of the state input and output with placeholders
 	// ("date", "timestamp"); the cause and status match.
 	"jsonata-wait--wait-timestamp-jsonata-invalid-iso": "recording masked the timestamp in the history",
