@@ -1,5 +1,5 @@
-// Package emulator runs Amazon States Language state machines (JSONPath and JSONata) locally, the way
-// AWS Step Functions runs Standard workflows: executions with AWS's history events, statuses,
+// Package emulator runs Amazon States Language state machines (JSONPath and JSONata) locally, the
+// way AWS Step Functions runs Standard workflows: executions with AWS's history events, statuses,
 // error names and causes; Retry and Catch; timeouts and heartbeats; task tokens; redrive; and a
 // status-change hook for an EventBridge stand-in.
 //
