@@ -63,3 +63,28 @@ func TestJSONataCatchAndScopes(t *testing.T) {
 		t.Errorf("output: got %s, want %s", *got.Output, want)
 	}
 }
+
+// TestRedriveKeepsVariables redrives a JSONata execution that failed after assigning a variable:
+// the resumed run still reads it.
+func TestRedriveKeepsVariables(t *testing.T) {
+	const flaky = "arn:aws:states:::example:flaky"
+	em := newEmulator(t, 0, newFake().handle(flaky, failing("Work.Crashed")))
+	first := runMachine(t, em, `{"QueryLanguage":"JSONata","StartAt":"Set","States":{
+		"Set":{"Type":"Pass","Assign":{"x":"{% $states.input.order %}"},"Next":"Flaky"},
+		"Flaky":{"Type":"Task","Resource":"`+flaky+`","Next":"Use"},
+		"Use":{"Type":"Pass","Output":{"x":"{% $x %}"},"End":true}}}`, `{"order":7}`)
+	if first.Status != StatusFailed {
+		t.Fatalf("first run: got %s, want FAILED", first.Status)
+	}
+	ctx := context.Background()
+	if _, err := em.RedriveExecution(ctx, first.ExecutionArn); err != nil {
+		t.Fatal(err)
+	}
+	done, err := em.Wait(ctx, first.ExecutionArn)
+	if err != nil || done.Status != StatusSucceeded {
+		t.Fatalf("after the redrive: got %v %s %s", err, done.Status, deref(done.Cause))
+	}
+	if want := `{"x":7}`; !sameJSON(decode(t, []byte(*done.Output)), decode(t, []byte(want))) {
+		t.Errorf("output: got %s, want %s", *done.Output, want)
+	}
+}
