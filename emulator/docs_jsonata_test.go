@@ -88,3 +88,22 @@ func TestRedriveKeepsVariables(t *testing.T) {
 		t.Errorf("output: got %s, want %s", *done.Output, want)
 	}
 }
+
+// TestJSONataStepFunctionsFunctions checks $hash and $uuid, the functions Step Functions adds to
+// JSONata beside $partition, $range and $parse (which the recorded cases cover).
+func TestJSONataStepFunctionsFunctions(t *testing.T) {
+	em := newEmulator(t, 0)
+	got := runMachine(t, em, `{"QueryLanguage":"JSONata","StartAt":"P","States":{"P":{"Type":"Pass",
+		"Output":{"hash":"{% $hash('input data', 'SHA-1') %}","uuid":"{% $uuid() %}"},"End":true}}}`, `{}`)
+	if got.Status != StatusSucceeded {
+		t.Fatalf("status: got %s (%s: %s), want SUCCEEDED", got.Status, deref(got.Error), deref(got.Cause))
+	}
+	out, _ := decode(t, []byte(*got.Output)).(map[string]any)
+	// SHA-1 of "input data", as the Developer Guide's States.Hash example gives it.
+	if h := out["hash"]; h != "aaff4a450a104cd177d28d18d74485e8cae074b7" {
+		t.Errorf("$hash: got %v", h)
+	}
+	if u, _ := out["uuid"].(string); len(u) != 36 || u[14] != '4' {
+		t.Errorf("$uuid: got %v, want a version 4 UUID", out["uuid"])
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/xiatechs/jsonata-go/jtypes"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/emulator/intrinsic"
 	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
@@ -153,7 +154,7 @@ func (e *jsonataEnv) evalRaw(x *jsonataExpr) (any, error) {
 	if err := expr.RegisterVars(vars); err != nil {
 		return nil, err
 	}
-	if err := expr.RegisterExts(stepFunctionsExtensions); err != nil {
+	if err := expr.RegisterExts(e.extensions()); err != nil {
 		return nil, err
 	}
 	return expr.Eval(e.states["input"])
@@ -249,11 +250,28 @@ func toJSONata(v any) any {
 	return v
 }
 
-// stepFunctionsExtensions are the functions Step Functions adds to JSONata.
-var stepFunctionsExtensions = map[string]jsonata.Extension{
-	"partition": {Func: jsonataPartition},
-	"range":     {Func: jsonataRange},
-	"parse":     {Func: jsonataParse},
+// extensions returns the functions Step Functions adds to JSONata. $hash and $uuid are the
+// intrinsic functions States.Hash and States.UUID (the latter drawing from the flow's seeded
+// source, so that a run can be replayed).
+func (e *jsonataEnv) extensions() map[string]jsonata.Extension {
+	return map[string]jsonata.Extension{
+		"partition": {Func: jsonataPartition},
+		"range":     {Func: jsonataRange},
+		"parse":     {Func: jsonataParse},
+		"hash": {Func: func(data, algorithm string) (any, error) {
+			return e.intrinsic("States.Hash($.data, $.algorithm)", jsonvalue.Of("data", data, "algorithm", algorithm))
+		}},
+		"uuid": {Func: func() (any, error) { return e.intrinsic("States.UUID()", nil) }},
+	}
+}
+
+// intrinsic evaluates an intrinsic function call whose path arguments read input.
+func (e *jsonataEnv) intrinsic(call string, input any) (any, error) {
+	expr, err := intrinsic.Parse(call)
+	if err != nil {
+		return nil, err
+	}
+	return expr.Evaluate(intrinsic.NewResolver(input, nil), intrinsic.Env{Rand: e.r.rng})
 }
 
 // jsonataPartition splits an array into chunks of size elements: $partition([1,2,3], 2) is
