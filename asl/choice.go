@@ -55,6 +55,13 @@ type ChoiceRule struct {
 	Next string
 	// Comment is a human-readable description.
 	Comment string
+	// Condition is a JSONata rule's test: a "{% %}" string or a literal boolean; nil in JSONPath
+	// rules. A rule with a Condition has no Variable, operator, And, Or or Not.
+	Condition any
+	// Assign holds the variables a matching top-level rule assigns.
+	Assign any
+	// Output is the output of the Choice state when this JSONata rule matches.
+	Output any
 }
 
 // fields returns the rule's JSON fields in rendering order.
@@ -73,6 +80,9 @@ func (r *ChoiceRule) fields() []field {
 	if r.Not != nil {
 		fs = append(fs, field{"Not", r.Not})
 	}
+	fs = addAny(fs, "Condition", r.Condition)
+	fs = addAny(fs, "Assign", r.Assign)
+	fs = addAny(fs, "Output", r.Output)
 	fs = addString(fs, "Next", r.Next)
 	fs = addString(fs, "Comment", r.Comment)
 	return fs

@@ -1,10 +1,17 @@
 package asl
 
+// The query languages of the States Language.
+const (
+	QueryLanguageJSONPath = "JSONPath"
+	QueryLanguageJSONata  = "JSONata"
+)
+
 // StateMachine is a whole definition: the top-level graph plus the fields only a machine has.
 type StateMachine struct {
 	// Comment is a human-readable description of the machine.
 	Comment string
-	// QueryLanguage is "JSONPath" (the default) or "JSONata"; only JSONPath is modelled.
+	// QueryLanguage is "JSONPath" (the default) or "JSONata", the default of every
+	// state.
 	QueryLanguage string
 	// StartAt names the first state.
 	StartAt string

@@ -13,8 +13,8 @@ import (
 // breaks the States Language.
 var ErrInvalidDefinition = errors.New("invalid state machine definition")
 
-// ErrUnsupported is wrapped by the errors for valid States Language that this model does not
-// cover: the JSONata query language and variables (Assign).
+// ErrUnsupported is wrapped by the errors for valid States Language that a consumer of this model
+// (such as the emulator) does not cover.
 var ErrUnsupported = errors.New("not supported")
 
 // DefinitionError names where in a definition a problem is: the state (a slash-separated path
@@ -63,9 +63,7 @@ func Parse(doc []byte) (*StateMachine, error) {
 	p.str("Version", &m.Version)
 	p.intPtr("TimeoutSeconds", &m.TimeoutSeconds)
 	p.str("QueryLanguage", &m.QueryLanguage)
-	if m.QueryLanguage != "" && m.QueryLanguage != "JSONPath" {
-		p.unsupported("QueryLanguage", "query language "+m.QueryLanguage+" (only JSONPath is supported)")
-	}
+	p.queryLanguage(m.QueryLanguage)
 	p.str("StartAt", &m.StartAt)
 	m.States = p.states("States", "")
 	p.finish()

@@ -20,10 +20,6 @@ func (p *parser) fail(field, problem string) {
 	p.err = errors.Join(p.err, &DefinitionError{State: p.scope, Field: field, Problem: problem, Kind: ErrInvalidDefinition})
 }
 
-func (p *parser) unsupported(field, what string) {
-	p.err = errors.Join(p.err, &DefinitionError{State: p.scope, Field: field, Problem: what, Kind: ErrUnsupported})
-}
-
 // get returns a member's raw value and marks it used.
 func (p *parser) get(key string) (json.RawMessage, bool) {
 	for _, m := range p.obj {
@@ -44,14 +40,7 @@ func (p *parser) finish() {
 		if p.used[m.key] {
 			continue
 		}
-		switch m.key {
-		case "Assign":
-			p.unsupported(m.key, "variables (Assign)")
-		case "Arguments", "Output", "Items":
-			p.unsupported(m.key, "the JSONata field "+m.key)
-		default:
-			p.fail(m.key, "unknown field")
-		}
+		p.fail(m.key, "unknown field")
 	}
 }
 
@@ -86,6 +75,31 @@ func (p *parser) intPtr(key string, dst **int) {
 		return
 	}
 	*dst = &v
+}
+
+// intOrExpression reads a field that is an integer or, in a JSONata state, a "{% %}" string.
+func (p *parser) intOrExpression(key string, num **int, expr *string) {
+	raw, ok := p.get(key)
+	if !ok {
+		return
+	}
+	if describeJSON(raw) == "a string" {
+		_ = json.Unmarshal(raw, expr)
+		return
+	}
+	var v int
+	if err := json.Unmarshal(raw, &v); err != nil {
+		p.fail(key, "must be an integer or a JSONata expression, got "+strings.TrimSpace(string(raw)))
+		return
+	}
+	*num = &v
+}
+
+// queryLanguage checks a QueryLanguage value.
+func (p *parser) queryLanguage(ql string) {
+	if ql != "" && ql != QueryLanguageJSONPath && ql != QueryLanguageJSONata {
+		p.fail("QueryLanguage", fmt.Sprintf("must be %q or %q, got %q", QueryLanguageJSONPath, QueryLanguageJSONata, ql))
+	}
 }
 
 func (p *parser) floatPtr(key string, dst **float64) {
@@ -209,13 +223,12 @@ func join(scope, name string) string {
 func (p *parser) state() State {
 	var typ string
 	p.str("Type", &typ)
-	var ql string
-	p.str("QueryLanguage", &ql)
-	if ql != "" && ql != "JSONPath" {
-		p.unsupported("QueryLanguage", "query language "+ql+" (only JSONPath is supported)")
-	}
 	var common Common
+	p.str("QueryLanguage", &common.QueryLanguage)
+	p.queryLanguage(common.QueryLanguage)
 	p.str("Comment", &common.Comment)
+	common.Assign = p.value("Assign")
+	common.Output = p.value("Output")
 	if typ != string(TypeFail) {
 		common.InputPath = p.path("InputPath")
 		common.OutputPath = p.path("OutputPath")
@@ -231,11 +244,12 @@ func (p *parser) state() State {
 		s := &Task{Common: common, Transition: p.transition()}
 		p.str("Resource", &s.Resource)
 		s.Parameters = p.value("Parameters")
+		s.Arguments = p.value("Arguments")
 		s.ResultSelector = p.value("ResultSelector")
 		s.ResultPath = p.path("ResultPath")
-		p.intPtr("TimeoutSeconds", &s.TimeoutSeconds)
+		p.intOrExpression("TimeoutSeconds", &s.TimeoutSeconds, &s.TimeoutSecondsExpression)
 		p.str("TimeoutSecondsPath", &s.TimeoutSecondsPath)
-		p.intPtr("HeartbeatSeconds", &s.HeartbeatSeconds)
+		p.intOrExpression("HeartbeatSeconds", &s.HeartbeatSeconds, &s.HeartbeatSecondsExpression)
 		p.str("HeartbeatSecondsPath", &s.HeartbeatSecondsPath)
 		s.Credentials = p.value("Credentials")
 		s.Retry, s.Catch = p.retry(), p.catch()
@@ -252,7 +266,7 @@ func (p *parser) state() State {
 		return s
 	case TypeWait:
 		s := &Wait{Common: common, Transition: p.transition()}
-		p.intPtr("Seconds", &s.Seconds)
+		p.intOrExpression("Seconds", &s.Seconds, &s.SecondsExpression)
 		p.str("Timestamp", &s.Timestamp)
 		p.str("SecondsPath", &s.SecondsPath)
 		p.str("TimestampPath", &s.TimestampPath)
@@ -275,6 +289,7 @@ func (p *parser) state() State {
 			s.Branches = append(s.Branches, g)
 		}
 		s.Parameters = p.value("Parameters")
+		s.Arguments = p.value("Arguments")
 		s.ResultSelector = p.value("ResultSelector")
 		s.ResultPath = p.path("ResultPath")
 		s.Retry, s.Catch = p.retry(), p.catch()
@@ -292,6 +307,7 @@ func (p *parser) state() State {
 func (p *parser) mapState(common Common) *Map {
 	s := &Map{Common: common, Transition: p.transition()}
 	s.ItemsPath = p.path("ItemsPath")
+	s.Items = p.value("Items")
 	s.ItemSelector = p.value("ItemSelector")
 	s.Parameters = p.value("Parameters")
 	for _, key := range []string{"ItemProcessor", "Iterator"} {
@@ -316,7 +332,7 @@ func (p *parser) mapState(common Common) *Map {
 			s.Iterator = proc
 		}
 	}
-	p.intPtr("MaxConcurrency", &s.MaxConcurrency)
+	p.intOrExpression("MaxConcurrency", &s.MaxConcurrency, &s.MaxConcurrencyExpression)
 	p.str("MaxConcurrencyPath", &s.MaxConcurrencyPath)
 	s.ItemReader = p.value("ItemReader")
 	s.ItemBatcher = p.value("ItemBatcher")
@@ -377,6 +393,8 @@ func (p *parser) catch() []*Catcher {
 			k.ErrorEquals = c.strings("ErrorEquals")
 			c.str("Next", &k.Next)
 			k.ResultPath = c.path("ResultPath")
+			k.Assign = c.value("Assign")
+			k.Output = c.value("Output")
 			c.str("Comment", &k.Comment)
 		})
 		out = append(out, k)
@@ -389,8 +407,18 @@ func (p *parser) choiceRule(top bool) *ChoiceRule {
 	r := &ChoiceRule{}
 	p.str("Variable", &r.Variable)
 	p.str("Comment", &r.Comment)
+	if raw, ok := p.get("Condition"); ok {
+		switch describeJSON(raw) {
+		case "a string", "a boolean":
+			_ = json.Unmarshal(raw, &r.Condition)
+		default:
+			p.fail("Condition", "must be a JSONata expression string or a boolean, got "+describeJSON(raw))
+		}
+	}
 	if top {
 		p.str("Next", &r.Next)
+		r.Assign = p.value("Assign")
+		r.Output = p.value("Output")
 	}
 	for _, op := range []string{"And", "Or"} {
 		elems, ok := p.array(op)

@@ -79,12 +79,15 @@ func addPath(fs []field, key string, p *Path) []field {
 // commonFields renders Type, Comment and InputPath: the members every state starts with.
 func commonFields(t StateType, c *Common) []field {
 	fs := []field{{"Type", string(t)}}
+	fs = addString(fs, "QueryLanguage", c.QueryLanguage)
 	fs = addString(fs, "Comment", c.Comment)
 	return addPath(fs, "InputPath", c.InputPath)
 }
 
 // transitionFields renders OutputPath and then Next or End: the members every state ends with.
 func transitionFields(fs []field, c *Common, t *Transition) []field {
+	fs = addAny(fs, "Assign", c.Assign)
+	fs = addAny(fs, "Output", c.Output)
 	fs = addPath(fs, "OutputPath", c.OutputPath)
 	if t == nil {
 		return fs
@@ -118,11 +121,14 @@ func (s *Task) fields() []field {
 	fs := commonFields(TypeTask, &s.Common)
 	fs = addString(fs, "Resource", s.Resource)
 	fs = addAny(fs, "Parameters", s.Parameters)
+	fs = addAny(fs, "Arguments", s.Arguments)
 	fs = addAny(fs, "ResultSelector", s.ResultSelector)
 	fs = addPath(fs, "ResultPath", s.ResultPath)
 	fs = addInt(fs, "TimeoutSeconds", s.TimeoutSeconds)
+	fs = addString(fs, "TimeoutSeconds", s.TimeoutSecondsExpression)
 	fs = addString(fs, "TimeoutSecondsPath", s.TimeoutSecondsPath)
 	fs = addInt(fs, "HeartbeatSeconds", s.HeartbeatSeconds)
+	fs = addString(fs, "HeartbeatSeconds", s.HeartbeatSecondsExpression)
 	fs = addString(fs, "HeartbeatSecondsPath", s.HeartbeatSecondsPath)
 	fs = addAny(fs, "Credentials", s.Credentials)
 	fs = retryCatchFields(fs, s.Retry, s.Catch)
@@ -139,6 +145,7 @@ func (s *Choice) fields() []field {
 func (s *Wait) fields() []field {
 	fs := commonFields(TypeWait, &s.Common)
 	fs = addInt(fs, "Seconds", s.Seconds)
+	fs = addString(fs, "Seconds", s.SecondsExpression)
 	fs = addString(fs, "Timestamp", s.Timestamp)
 	fs = addString(fs, "SecondsPath", s.SecondsPath)
 	fs = addString(fs, "TimestampPath", s.TimestampPath)
@@ -162,6 +169,7 @@ func (s *Parallel) fields() []field {
 	fs := commonFields(TypeParallel, &s.Common)
 	fs = append(fs, field{"Branches", s.Branches})
 	fs = addAny(fs, "Parameters", s.Parameters)
+	fs = addAny(fs, "Arguments", s.Arguments)
 	fs = addAny(fs, "ResultSelector", s.ResultSelector)
 	fs = addPath(fs, "ResultPath", s.ResultPath)
 	fs = retryCatchFields(fs, s.Retry, s.Catch)
@@ -171,6 +179,7 @@ func (s *Parallel) fields() []field {
 func (s *Map) fields() []field {
 	fs := commonFields(TypeMap, &s.Common)
 	fs = addPath(fs, "ItemsPath", s.ItemsPath)
+	fs = addAny(fs, "Items", s.Items)
 	fs = addAny(fs, "ItemSelector", s.ItemSelector)
 	fs = addAny(fs, "Parameters", s.Parameters)
 	if s.ItemProcessor != nil {
@@ -180,6 +189,7 @@ func (s *Map) fields() []field {
 		fs = append(fs, field{"Iterator", s.Iterator})
 	}
 	fs = addInt(fs, "MaxConcurrency", s.MaxConcurrency)
+	fs = addString(fs, "MaxConcurrency", s.MaxConcurrencyExpression)
 	fs = addString(fs, "MaxConcurrencyPath", s.MaxConcurrencyPath)
 	fs = addAny(fs, "ItemReader", s.ItemReader)
 	fs = addAny(fs, "ItemBatcher", s.ItemBatcher)

@@ -71,6 +71,10 @@ type Catcher struct {
 	ResultPath *Path
 	// Comment is a human-readable description.
 	Comment string
+	// Assign holds the variables the catcher assigns.
+	Assign any
+	// Output is a JSONata catcher's output template.
+	Output any
 }
 
 // MarshalJSON renders the catcher with its fields in a fixed order.
@@ -78,6 +82,8 @@ func (c *Catcher) MarshalJSON() ([]byte, error) {
 	fs := []field{{"ErrorEquals", c.ErrorEquals}}
 	fs = addString(fs, "Next", c.Next)
 	fs = addPath(fs, "ResultPath", c.ResultPath)
+	fs = addAny(fs, "Assign", c.Assign)
+	fs = addAny(fs, "Output", c.Output)
 	fs = addString(fs, "Comment", c.Comment)
 	return marshalFields(fs)
 }

@@ -14,10 +14,13 @@ import (
 // conformanceDir is the shared folder of ASL cases recorded against AWS Step Functions.
 const conformanceDir = "../../shared/conformance/aws-recorded"
 
-// TestRoundTripConformanceDefinitions parses every recorded definition, validates it, renders it
+// TestRoundTripConformanceDefinitions parses every recorded definition (JSONPath and JSONata),
+// validates it, renders it
 // and checks that the rendering means the same JSON as the original.
 func TestRoundTripConformanceDefinitions(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(conformanceDir, "*", "*.json"))
+	jsonata, _ := filepath.Glob(filepath.Join(conformanceDir+"-jsonata", "*", "*.json"))
+	files = append(files, jsonata...)
 	if len(files) == 0 {
 		t.Skipf("no conformance cases in %s (a user's clone has no ../shared): skipping", conformanceDir)
 	}

@@ -29,6 +29,15 @@ type State interface {
 type Common struct {
 	// Comment is a human-readable description of the state.
 	Comment string
+	// QueryLanguage is the state's own query language, "JSONPath" or "JSONata"; empty means the
+	// machine's.
+	QueryLanguage string
+	// Assign maps variable names to the values the state assigns when it ends; in a JSONata
+	// state "{% %}" strings in it are expressions, in a JSONPath state keys ending in ".$" are
+	// paths or intrinsic functions.
+	Assign any
+	// Output is a JSONata state's output template; nil means the state's result (or input).
+	Output any
 	// InputPath selects the part of the raw input the state works on. Absent means "$".
 	InputPath *Path
 	// OutputPath selects the part of the state's result passed on. Absent means "$".
@@ -89,6 +98,12 @@ type Task struct {
 	HeartbeatSeconds *int
 	// HeartbeatSecondsPath reads the heartbeat interval from the input instead.
 	HeartbeatSecondsPath string
+	// Arguments is a JSONata state's payload template sent to the resource.
+	Arguments any
+	// TimeoutSecondsExpression is a JSONata "{% %}" expression in place of TimeoutSeconds.
+	TimeoutSecondsExpression string
+	// HeartbeatSecondsExpression is a JSONata "{% %}" expression in place of HeartbeatSeconds.
+	HeartbeatSecondsExpression string
 	// Credentials names a role to assume for the task (kept for rendering; not emulated).
 	Credentials any
 	// Retry lists the retriers tried in order when the task fails.
@@ -126,6 +141,8 @@ type Wait struct {
 	SecondsPath string
 	// TimestampPath reads the timestamp from the input.
 	TimestampPath string
+	// SecondsExpression is a JSONata "{% %}" expression in place of Seconds.
+	SecondsExpression string
 }
 
 // Type returns TypeWait.
@@ -165,6 +182,8 @@ type Parallel struct {
 	Branches []*Graph
 	// Parameters is a payload template evaluated before the branches start.
 	Parameters any
+	// Arguments is the JSONata form of Parameters.
+	Arguments any
 	// ResultSelector is a payload template applied to the array of branch outputs.
 	ResultSelector any
 	// ResultPath says where in the input the result goes; absent means "$".
@@ -184,6 +203,8 @@ type Map struct {
 	Transition
 	// ItemsPath selects the array; absent means "$".
 	ItemsPath *Path
+	// Items is the JSONata form of ItemsPath: an array or a "{% %}" expression giving one.
+	Items any
 	// ItemSelector is a payload template evaluated for each item (with $$.Map.Item.*).
 	ItemSelector any
 	// Parameters is the older name of ItemSelector.
@@ -196,6 +217,8 @@ type Map struct {
 	MaxConcurrency *int
 	// MaxConcurrencyPath reads MaxConcurrency from the input.
 	MaxConcurrencyPath string
+	// MaxConcurrencyExpression is a JSONata "{% %}" expression in place of MaxConcurrency.
+	MaxConcurrencyExpression string
 	// ResultSelector is a payload template applied to the array of iteration outputs.
 	ResultSelector any
 	// ResultPath says where in the input the result goes; absent means "$".

@@ -14,7 +14,7 @@ import (
 // returns every problem found, each a *DefinitionError wrapping ErrInvalidDefinition, joined with
 // errors.Join; nil means the definition is valid.
 func (m *StateMachine) Validate() error {
-	v := &validator{}
+	v := &validator{queryLanguage: m.QueryLanguage}
 	if m.Version != "" && m.Version != "1.0" {
 		v.fail("", "Version", fmt.Sprintf("must be \"1.0\", got %q", m.Version))
 	}
@@ -32,7 +32,11 @@ func (g *Graph) Validate() error {
 	return v.err
 }
 
-type validator struct{ err error }
+type validator struct {
+	err error
+	// queryLanguage is the machine's query language, the default of every state.
+	queryLanguage string
+}
 
 func (v *validator) fail(state, field, problem string) {
 	v.err = errors.Join(v.err, &DefinitionError{State: state, Field: field, Problem: problem, Kind: ErrInvalidDefinition})
@@ -155,6 +159,7 @@ func (v *validator) state(name string, s State, target func(state, field, name s
 	c := s.Base()
 	v.path(name, "InputPath", c.InputPath)
 	v.path(name, "OutputPath", c.OutputPath)
+	v.queryLanguageFields(name, s)
 	switch x := s.(type) {
 	case *Pass:
 		v.transition(name, &x.Transition, target)
@@ -221,7 +226,7 @@ func (v *validator) task(name string, t *Task) {
 
 func (v *validator) wait(name string, w *Wait) {
 	set := 0
-	for _, on := range []bool{w.Seconds != nil, w.Timestamp != "", w.SecondsPath != "", w.TimestampPath != ""} {
+	for _, on := range []bool{w.Seconds != nil || w.SecondsExpression != "", w.Timestamp != "", w.SecondsPath != "", w.TimestampPath != ""} {
 		if on {
 			set++
 		}
@@ -229,10 +234,13 @@ func (v *validator) wait(name string, w *Wait) {
 	if set != 1 {
 		v.fail(name, "Seconds", fmt.Sprintf("exactly one of Seconds, Timestamp, SecondsPath and TimestampPath is required, got %d", set))
 	}
+	if w.SecondsExpression != "" && !IsExpression(w.SecondsExpression) {
+		v.fail(name, "Seconds", fmt.Sprintf("must be an integer or a JSONata expression, got %q", w.SecondsExpression))
+	}
 	if w.Seconds != nil && *w.Seconds < 0 {
 		v.fail(name, "Seconds", fmt.Sprintf("must be >= 0, got %d", *w.Seconds))
 	}
-	if w.Timestamp != "" {
+	if w.Timestamp != "" && !IsExpression(w.Timestamp) {
 		if _, err := time.Parse(time.RFC3339Nano, w.Timestamp); err != nil {
 			v.fail(name, "Timestamp", fmt.Sprintf("must be an RFC 3339 timestamp, got %q", w.Timestamp))
 		}
@@ -362,13 +370,19 @@ func (v *validator) choice(name string, c *Choice, target func(state, field, nam
 // rule checks that a choice rule is exactly one comparison or one combinator, recursively.
 func (v *validator) rule(state, field string, r *ChoiceRule) {
 	kinds := 0
-	for _, on := range []bool{r.Operator != "", r.And != nil, r.Or != nil, r.Not != nil} {
+	for _, on := range []bool{r.Operator != "", r.And != nil, r.Or != nil, r.Not != nil, r.Condition != nil} {
 		if on {
 			kinds++
 		}
 	}
 	if kinds != 1 {
-		v.fail(state, field, "a rule needs exactly one of a comparison operator, And, Or and Not")
+		v.fail(state, field, "a rule needs exactly one of a comparison operator, And, Or, Not and Condition")
+		return
+	}
+	if s, ok := r.Condition.(string); ok && !IsExpression(s) {
+		v.fail(state, field+".Condition", fmt.Sprintf("must be a JSONata expression \"{%% ... %%}\" or a boolean, got %q", s))
+	}
+	if r.Condition != nil {
 		return
 	}
 	switch {
@@ -420,5 +434,113 @@ func (v *validator) comparisonValue(state, field string, op Operator, value any)
 	}
 	if !ok {
 		v.fail(state, field, fmt.Sprintf("has a value of the wrong type: %v", value))
+	}
+}
+
+// IsExpression reports whether a string field holds a JSONata expression: "{%" ... "%}".
+func IsExpression(s string) bool {
+	return strings.HasPrefix(s, "{%") && strings.HasSuffix(s, "%}") && len(s) >= 4
+}
+
+// EffectiveQueryLanguage returns a state's query language: its own, else the default dflt (the
+// machine's), else JSONPath.
+func EffectiveQueryLanguage(s State, dflt string) string {
+	if ql := s.Base().QueryLanguage; ql != "" {
+		return ql
+	}
+	if dflt != "" {
+		return dflt
+	}
+	return QueryLanguageJSONPath
+}
+
+// queryLanguageFields reports the fields the state's query language does not have: the
+// JSONPath fields (InputPath, Parameters, ResultPath, ...) in a JSONata state, the JSONata
+// fields (Arguments, Output, Items, Condition, expressions in numeric fields) in a JSONPath one.
+func (v *validator) queryLanguageFields(name string, s State) {
+	ql := EffectiveQueryLanguage(s, v.queryLanguage)
+	c := s.Base()
+	var jsonPathOnly, jsonataOnly []string
+	add := func(list *[]string, field string, set bool) {
+		if set {
+			*list = append(*list, field)
+		}
+	}
+	add(&jsonPathOnly, "InputPath", c.InputPath != nil)
+	add(&jsonPathOnly, "OutputPath", c.OutputPath != nil)
+	add(&jsonataOnly, "Output", c.Output != nil)
+	switch x := s.(type) {
+	case *Pass:
+		add(&jsonPathOnly, "Parameters", x.Parameters != nil)
+		add(&jsonPathOnly, "Result", x.Result != nil)
+		add(&jsonPathOnly, "ResultPath", x.ResultPath != nil)
+	case *Task:
+		add(&jsonPathOnly, "Parameters", x.Parameters != nil)
+		add(&jsonPathOnly, "ResultSelector", x.ResultSelector != nil)
+		add(&jsonPathOnly, "ResultPath", x.ResultPath != nil)
+		add(&jsonPathOnly, "TimeoutSecondsPath", x.TimeoutSecondsPath != "")
+		add(&jsonPathOnly, "HeartbeatSecondsPath", x.HeartbeatSecondsPath != "")
+		add(&jsonataOnly, "Arguments", x.Arguments != nil)
+		add(&jsonataOnly, "TimeoutSeconds", x.TimeoutSecondsExpression != "")
+		add(&jsonataOnly, "HeartbeatSeconds", x.HeartbeatSecondsExpression != "")
+		catchFields(x.Catch, &jsonPathOnly, &jsonataOnly)
+	case *Choice:
+		for i, r := range x.Choices {
+			if r == nil {
+				continue
+			}
+			field := fmt.Sprintf("Choices[%d]", i)
+			add(&jsonataOnly, field+".Condition", r.Condition != nil)
+			add(&jsonataOnly, field+".Output", r.Output != nil)
+			add(&jsonPathOnly, field+".Variable", r.Variable != "")
+			add(&jsonPathOnly, field+"."+string(r.Operator), r.Operator != "")
+			add(&jsonPathOnly, field+".And", r.And != nil)
+			add(&jsonPathOnly, field+".Or", r.Or != nil)
+			add(&jsonPathOnly, field+".Not", r.Not != nil)
+		}
+	case *Wait:
+		add(&jsonPathOnly, "SecondsPath", x.SecondsPath != "")
+		add(&jsonPathOnly, "TimestampPath", x.TimestampPath != "")
+		add(&jsonataOnly, "Seconds", x.SecondsExpression != "")
+		add(&jsonataOnly, "Timestamp", IsExpression(x.Timestamp))
+	case *Fail:
+		add(&jsonPathOnly, "ErrorPath", x.ErrorPath != "")
+		add(&jsonPathOnly, "CausePath", x.CausePath != "")
+		add(&jsonataOnly, "Error", IsExpression(x.Error))
+		add(&jsonataOnly, "Cause", IsExpression(x.Cause))
+	case *Parallel:
+		add(&jsonPathOnly, "Parameters", x.Parameters != nil)
+		add(&jsonPathOnly, "ResultSelector", x.ResultSelector != nil)
+		add(&jsonPathOnly, "ResultPath", x.ResultPath != nil)
+		add(&jsonataOnly, "Arguments", x.Arguments != nil)
+		catchFields(x.Catch, &jsonPathOnly, &jsonataOnly)
+	case *Map:
+		add(&jsonPathOnly, "ItemsPath", x.ItemsPath != nil)
+		add(&jsonPathOnly, "Parameters", x.Parameters != nil)
+		add(&jsonPathOnly, "ResultSelector", x.ResultSelector != nil)
+		add(&jsonPathOnly, "ResultPath", x.ResultPath != nil)
+		add(&jsonPathOnly, "MaxConcurrencyPath", x.MaxConcurrencyPath != "")
+		add(&jsonataOnly, "Items", x.Items != nil)
+		add(&jsonataOnly, "MaxConcurrency", x.MaxConcurrencyExpression != "")
+		catchFields(x.Catch, &jsonPathOnly, &jsonataOnly)
+	}
+	wrong := jsonataOnly
+	if ql == QueryLanguageJSONata {
+		wrong = jsonPathOnly
+	}
+	for _, f := range wrong {
+		v.fail(name, f, fmt.Sprintf("the field %s is not supported when QueryLanguage is %s", f, ql))
+	}
+}
+
+// catchFields adds the language-specific fields of catchers to the lists.
+func catchFields(catch []*Catcher, jsonPathOnly, jsonataOnly *[]string) {
+	for i, k := range catch {
+		if k.ResultPath != nil {
+			*jsonPathOnly = append(*jsonPathOnly, fmt.Sprintf("Catch[%d].ResultPath", i))
+		}
+		if k.Output != nil {
+			*jsonataOnly = append(*jsonataOnly, fmt.Sprintf("Catch[%d].Output", i))
+		}
 	}
 }

@@ -81,11 +81,10 @@ func TestParseRejectsBadDocuments(t *testing.T) {
 		{"not an object", `[1]`, "the definition must be a JSON object", asl.ErrInvalidDefinition},
 		{"unknown field", `{"StartAt":"A","States":{"A":{"Type":"Pass","End":true,"Nxet":"B"}}}`, `state "A", field Nxet: unknown field`, asl.ErrInvalidDefinition},
 		{"unknown type", `{"StartAt":"A","States":{"A":{"Type":"Sleep","End":true}}}`, `state "A", field Type: unknown state type "Sleep"`, asl.ErrInvalidDefinition},
-		{"wrong field type", `{"StartAt":"A","States":{"A":{"Type":"Wait","Seconds":"10","End":true}}}`, `state "A", field Seconds: must be an integer, got "10"`, asl.ErrInvalidDefinition},
+		{"wrong field type", `{"StartAt":"A","States":{"A":{"Type":"Wait","Seconds":true,"End":true}}}`, `state "A", field Seconds: must be an integer or a JSONata expression, got true`, asl.ErrInvalidDefinition},
 		{"duplicate state", `{"StartAt":"A","States":{"A":{"Type":"Succeed"},"A":{"Type":"Succeed"}}}`, `duplicate key "A"`, asl.ErrInvalidDefinition},
 		{"Fail has no InputPath", `{"StartAt":"F","States":{"F":{"Type":"Fail","InputPath":"$"}}}`, `state "F", field InputPath: unknown field`, asl.ErrInvalidDefinition},
-		{"JSONata", `{"QueryLanguage":"JSONata","StartAt":"A","States":{"A":{"Type":"Succeed"}}}`, "query language JSONata", asl.ErrUnsupported},
-		{"variables", `{"StartAt":"A","States":{"A":{"Type":"Pass","Assign":{"x":1},"End":true}}}`, "variables (Assign)", asl.ErrUnsupported},
+		{"query language", `{"QueryLanguage":"XPath","StartAt":"A","States":{"A":{"Type":"Succeed"}}}`, `field QueryLanguage: must be "JSONPath" or "JSONata", got "XPath"`, asl.ErrInvalidDefinition},
 		{"two comparisons", `{"StartAt":"C","States":{"C":{"Type":"Choice","Choices":[{"Variable":"$.x","IsNull":true,"IsPresent":true,"Next":"D"}]},"D":{"Type":"Succeed"}}}`, "a rule has one comparison", asl.ErrInvalidDefinition},
 	}
 	for _, tc := range tests {
@@ -115,5 +114,37 @@ func TestValidateAcceptsDocsBracketPath(t *testing.T) {
 	}
 	if err := m.Validate(); err != nil {
 		t.Fatalf("Validate: %v", err)
+	}
+}
+
+// TestValidateQueryLanguageFields rejects the fields of the other query language, state by state,
+// and accepts a JSONata machine with variables.
+func TestValidateQueryLanguageFields(t *testing.T) {
+	tests := []struct{ name, doc, want string }{
+		{"InputPath in JSONata", `{"QueryLanguage":"JSONata","StartAt":"A","States":{"A":{"Type":"Pass","InputPath":"$.x","End":true}}}`,
+			`state "A", field InputPath: the field InputPath is not supported when QueryLanguage is JSONata`},
+		{"Output in JSONPath", `{"StartAt":"A","States":{"A":{"Type":"Pass","Output":1,"End":true}}}`,
+			`state "A", field Output: the field Output is not supported when QueryLanguage is JSONPath`},
+		{"Condition in a JSONPath state of a JSONata machine", `{"QueryLanguage":"JSONata","StartAt":"C","States":{"C":{"Type":"Choice","QueryLanguage":"JSONPath","Choices":[{"Condition":true,"Next":"D"}]},"D":{"Type":"Succeed"}}}`,
+			`field Choices[0].Condition: the field Choices[0].Condition is not supported when QueryLanguage is JSONPath`},
+		{"Seconds not an expression", `{"QueryLanguage":"JSONata","StartAt":"W","States":{"W":{"Type":"Wait","Seconds":"10","End":true}}}`,
+			`field Seconds: must be an integer or a JSONata expression, got "10"`},
+		{"valid", `{"QueryLanguage":"JSONata","StartAt":"A","States":{"A":{"Type":"Pass","Assign":{"x":"{% $states.input %}"},"Output":"{% $x %}","Next":"W"},
+			"W":{"Type":"Wait","Seconds":"{% 1 %}","Next":"C"},"C":{"Type":"Choice","Choices":[{"Condition":"{% $x %}","Assign":{"y":1},"Next":"D"}],"Default":"D"},"D":{"Type":"Succeed"}}}`, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := asl.Parse([]byte(tc.doc))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			err = m.Validate()
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("Validate: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("Validate() = %v, want an error containing %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
 
 // choiceRule is a compiled Choice rule: a comparison or a boolean combination of rules.
@@ -21,6 +22,9 @@ type choiceRule struct {
 	and, or   []*choiceRule
 	not       *choiceRule
 	next      string
+	condition any         // a JSONata rule's Condition: a template (*jsonataExpr or a boolean)
+	assign    *assignSpec // a top-level rule's Assign
+	output    any         // a JSONata rule's Output template
 }
 
 // rule compiles a Choice rule.
@@ -34,6 +38,10 @@ func (c *compiler) rule(scope, field string, r *asl.ChoiceRule) *choiceRule {
 	}
 	if r.Not != nil {
 		out.not = c.rule(scope, field+".Not", r.Not)
+	}
+	if r.Condition != nil {
+		out.condition = c.jsonataTemplate(scope, field+".Condition", jsonvalue.FromGeneric(r.Condition))
+		return out
 	}
 	if r.Operator == "" {
 		return out
@@ -63,13 +71,19 @@ func (r *runner) choice(s *stateRun, input any) (any, string, error) {
 		return nil, "", err
 	}
 	next := s.node.defaultNext
-	for _, rule := range s.node.choices {
-		ok, err := r.evaluateRule(s, rule, effective)
+	var matched *choiceRule
+	for i, rule := range s.node.choices {
+		var ok bool
+		if rule.condition != nil {
+			ok, err = r.jsonataCondition(s, rule, input, i)
+		} else {
+			ok, err = r.evaluateRule(s, rule, effective)
+		}
 		if err != nil {
 			return nil, "", err
 		}
 		if ok {
-			next = rule.next
+			next, matched = rule.next, rule
 			break
 		}
 	}
@@ -77,8 +91,38 @@ func (r *runner) choice(s *stateRun, input any) (any, string, error) {
 		return nil, "", &failure{name: asl.ErrorNoChoiceMatched,
 			cause: fmt.Sprintf("No choice rule matched and no Default state is set in the state '%s'", s.node.name)}
 	}
-	out, err := r.applyOutputPath(s, effective)
+	out, err := r.choiceOutput(s, matched, input, effective)
 	return out, next, err
+}
+
+// choiceOutput evaluates the Assign and Output of the matched rule (matched is nil when Default
+// applies), else those of the state.
+func (r *runner) choiceOutput(s *stateRun, matched *choiceRule, input, effective any) (any, error) {
+	assign := s.node.assign
+	var output any
+	if s.node.jsonata != nil {
+		output = s.node.jsonata.output
+	}
+	if matched != nil && matched.assign != nil {
+		assign = matched.assign
+	}
+	if matched != nil && matched.output != nil {
+		output = matched.output
+	}
+	if s.node.jsonata == nil {
+		if err := r.evaluateAssign(s, assign, nil, effective); err != nil {
+			return nil, err
+		}
+		return r.applyOutputPath(s, effective)
+	}
+	env := r.newJSONataEnv(s, input)
+	if err := r.evaluateAssign(s, assign, env, nil); err != nil {
+		return nil, err
+	}
+	if output == nil {
+		return input, nil
+	}
+	return env.evaluate(output, "Output")
 }
 
 // evaluateRule evaluates a rule against the effective input.
@@ -103,11 +147,7 @@ func (r *runner) evaluateRule(s *stateRun, rule *choiceRule, input any) (bool, e
 		return !ok, err
 	}
 	lookup := func(p *jsonpath.Path) (any, bool) {
-		var ctxObj any
-		if p.Context {
-			ctxObj = r.contextObject(s)
-		}
-		return p.Get(input, ctxObj)
+		return p.Get(input, r.pathRoot(s, p))
 	}
 	v, present := lookup(rule.variable)
 	if rule.op == "IsPresent" {

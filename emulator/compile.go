@@ -33,6 +33,9 @@ type node struct {
 	retry []*asl.Retrier
 	catch []*catcher
 
+	jsonata *jsonataSpec // nil in a JSONPath state
+	assign  *assignSpec  // nil without Assign
+
 	choices     []*choiceRule
 	defaultNext string
 	wait        *waitSpec
@@ -53,6 +56,8 @@ type catcher struct {
 	errorEquals []string
 	next        string
 	resultPath  *optionalPath
+	assign      *assignSpec
+	output      any // a JSONata catcher's Output template
 }
 
 // stringOrExpr is a Fail field that is a literal, a path or an intrinsic function call.
@@ -90,6 +95,8 @@ type mapSpec struct {
 type compiler struct {
 	em  *Emulator
 	err error
+	// queryLanguage is the machine's QueryLanguage, the default of its states.
+	queryLanguage string
 }
 
 func (c *compiler) fail(kind error, state, field, problem string) {
@@ -133,6 +140,11 @@ func joinScope(scope, name string) string {
 func (c *compiler) node(scope, name string, s asl.State, raw any) *node {
 	n := &node{name: name, typ: string(s.Type()), state: s}
 	base := s.Base()
+	jsonataState := asl.EffectiveQueryLanguage(s, c.queryLanguage) == asl.QueryLanguageJSONata
+	if jsonataState {
+		n.jsonata = c.jsonataState(scope, s, raw)
+	}
+	n.assign = c.assign(scope, "Assign", jsonataState, member(raw, "Assign"))
 	n.inputPath = c.optionalPath(scope, "InputPath", base.InputPath)
 	n.outputPath = c.optionalPath(scope, "OutputPath", base.OutputPath)
 	switch x := s.(type) {
@@ -149,15 +161,26 @@ func (c *compiler) node(scope, name string, s asl.State, raw any) *node {
 		n.resultSelector = c.template(scope, "ResultSelector", rawField(raw, "ResultSelector", x.ResultSelector))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
 		n.task = c.task(scope, x)
-		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
+		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch, jsonataState, raw)
 	case *asl.Choice:
 		n.defaultNext = x.Default
+		rawChoices, _ := member(raw, "Choices").([]any)
 		for i, r := range x.Choices {
-			n.choices = append(n.choices, c.rule(scope, fmt.Sprintf("Choices[%d]", i), r))
+			field := fmt.Sprintf("Choices[%d]", i)
+			rule := c.rule(scope, field, r)
+			if i < len(rawChoices) {
+				rule.assign = c.assign(scope, field+".Assign", jsonataState, member(rawChoices[i], "Assign"))
+				rule.output = c.jsonataTemplate(scope, field+".Output", member(rawChoices[i], "Output"))
+			}
+			n.choices = append(n.choices, rule)
 		}
 	case *asl.Wait:
 		n.next = x.Next
-		n.wait = c.wait(scope, x)
+		if jsonataState {
+			n.wait = &waitSpec{}
+		} else {
+			n.wait = c.wait(scope, x)
+		}
 	case *asl.Succeed:
 	case *asl.Fail:
 		n.fail = &failSpec{
@@ -177,13 +200,16 @@ func (c *compiler) node(scope, name string, s asl.State, raw any) *node {
 			}
 			n.branches = append(n.branches, c.graph(fmt.Sprintf("%s/Branches[%d]", scope, i), b, rawBranch))
 		}
-		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
+		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch, jsonataState, raw)
 	case *asl.Map:
 		n.next = x.Next
 		n.mapSpec = c.mapState(scope, x, raw)
+		if jsonataState {
+			n.mapSpec.itemSelector = nil // evaluated as JSONata (n.jsonata.itemSelector)
+		}
 		n.resultSelector = c.template(scope, "ResultSelector", rawField(raw, "ResultSelector", x.ResultSelector))
 		n.resultPath = c.resultPath(scope, "ResultPath", x.ResultPath)
-		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch)
+		n.retry, n.catch = x.Retry, c.catchers(scope, x.Catch, jsonataState, raw)
 	}
 	return n
 }
@@ -210,7 +236,7 @@ func (c *compiler) optionalPath(scope, field string, p *asl.Path) *optionalPath 
 // resultPath compiles a ResultPath, which must be a definite path into the state's data.
 func (c *compiler) resultPath(scope, field string, p *asl.Path) *optionalPath {
 	op := c.optionalPath(scope, field, p)
-	if op != nil && op.path != nil && (!op.path.Definite() || op.path.Context) {
+	if op != nil && op.path != nil && (!op.path.Definite() || op.path.Context || op.path.Variable != "") {
 		c.fail(asl.ErrInvalidDefinition, scope, field, fmt.Sprintf("must be a reference path (names and indexes into $), got %q", p.Value))
 	}
 	return op
@@ -228,13 +254,21 @@ func (c *compiler) template(scope, field string, t any) *payloadTemplate {
 	return pt
 }
 
-func (c *compiler) catchers(scope string, cs []*asl.Catcher) []*catcher {
+func (c *compiler) catchers(scope string, cs []*asl.Catcher, jsonataState bool, raw any) []*catcher {
 	out := make([]*catcher, 0, len(cs))
+	rawCatch, _ := member(raw, "Catch").([]any)
 	for i, k := range cs {
+		field := fmt.Sprintf("Catch[%d]", i)
+		var rawCatcher any
+		if i < len(rawCatch) {
+			rawCatcher = rawCatch[i]
+		}
 		out = append(out, &catcher{
 			errorEquals: k.ErrorEquals,
 			next:        k.Next,
-			resultPath:  c.resultPath(scope, fmt.Sprintf("Catch[%d].ResultPath", i), k.ResultPath),
+			resultPath:  c.resultPath(scope, field+".ResultPath", k.ResultPath),
+			assign:      c.assign(scope, field+".Assign", jsonataState, member(rawCatcher, "Assign")),
+			output:      c.jsonataTemplate(scope, field+".Output", member(rawCatcher, "Output")),
 		})
 	}
 	return out

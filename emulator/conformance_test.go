@@ -93,23 +93,32 @@ func loadCase(t *testing.T, file string) conformanceCase {
 var caseCounter int
 
 func runCase(t *testing.T, em *Emulator, c conformanceCase) {
+	for _, problem := range checkCase(t, em, c, true) {
+		t.Error(problem)
+	}
+}
+
+// checkCase runs a case and returns how the emulator's result differs from the recording: status,
+// output (and its member order when memberOrderMatters), error, cause and the state events.
+func checkCase(t *testing.T, em *Emulator, c conformanceCase, memberOrderMatters bool) []string {
+	var problems []string
 	caseCounter++
 	arn, err := em.CreateStateMachine(fmt.Sprintf("case-%d", caseCounter), string(c.Definition), StateMachineOptions{})
 	if err != nil {
-		t.Fatalf("CreateStateMachine: %v", err)
+		return []string{fmt.Sprintf("CreateStateMachine: %v", err)}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	started, err := em.StartExecution(ctx, arn, "", string(c.Input))
 	if err != nil {
-		t.Fatalf("StartExecution: %v", err)
+		return []string{fmt.Sprintf("StartExecution: %v", err)}
 	}
 	got, err := em.Wait(ctx, started.ExecutionArn)
 	if err != nil {
-		t.Fatalf("Wait: %v", err)
+		return []string{fmt.Sprintf("Wait: %v", err)}
 	}
 	if string(got.Status) != c.Expected.Status {
-		t.Errorf("status: got %s, want %s (error %s, cause %s)", got.Status, c.Expected.Status, deref(got.Error), deref(got.Cause))
+		problems = append(problems, fmt.Sprintf("status: got %s, want %s (error %s, cause %s)", got.Status, c.Expected.Status, deref(got.Error), deref(got.Cause)))
 	}
 	if c.Expected.Output != nil {
 		want := decode(t, c.Expected.Output)
@@ -118,25 +127,25 @@ func runCase(t *testing.T, em *Emulator, c conformanceCase) {
 			gotOut = decode(t, []byte(*got.Output))
 		}
 		if got.Output == nil || !sameJSON(gotOut, want) {
-			t.Errorf("output:\n got %s\nwant %s", deref(got.Output), string(c.Expected.Output))
-		} else if g, w := memberOrder(t, []byte(*got.Output)), memberOrder(t, c.Expected.Output); g != w {
-			t.Errorf("output member order:\n got %s\nwant %s", g, w)
+			problems = append(problems, fmt.Sprintf("output:\n got %s\nwant %s", deref(got.Output), string(c.Expected.Output)))
+		} else if g, w := memberOrder(t, []byte(*got.Output)), memberOrder(t, c.Expected.Output); memberOrderMatters && g != w {
+			problems = append(problems, fmt.Sprintf("output member order:\n got %s\nwant %s", g, w))
 		}
 	}
 	if c.Expected.Status != string(StatusSucceeded) {
 		if deref(got.Error) != deref(c.Expected.Error) || (got.Error == nil) != (c.Expected.Error == nil) {
-			t.Errorf("error: got %q, want %q", deref(got.Error), deref(c.Expected.Error))
+			problems = append(problems, fmt.Sprintf("error: got %q, want %q", deref(got.Error), deref(c.Expected.Error)))
 		}
 		if deref(got.Cause) != deref(c.Expected.Cause) || (got.Cause == nil) != (c.Expected.Cause == nil) {
-			t.Errorf("cause:\n got %q\nwant %q", deref(got.Cause), deref(c.Expected.Cause))
+			problems = append(problems, fmt.Sprintf("cause:\n got %q\nwant %q", deref(got.Cause), deref(c.Expected.Cause)))
 		}
 	}
 	if c.Expected.States == nil {
-		return
+		return problems
 	}
 	events, err := em.GetExecutionHistory(ctx, started.ExecutionArn)
 	if err != nil {
-		t.Fatal(err)
+		return append(problems, err.Error())
 	}
 	gotStates := stateEntries(t, events)
 	wantStates := make([]any, len(c.Expected.States))
@@ -148,8 +157,9 @@ func runCase(t *testing.T, em *Emulator, c conformanceCase) {
 		gotStates, wantStates = sortedEntries(gotStates), sortedEntries(wantStates)
 	}
 	if !sameJSON(gotStates, wantStates) {
-		t.Errorf("history states:\n got %s\nwant %s", encodeJSON(gotStates), encodeJSON(wantStates))
+		problems = append(problems, fmt.Sprintf("history states:\n got %s\nwant %s", encodeJSON(gotStates), encodeJSON(wantStates)))
 	}
+	return problems
 }
 
 // deterministicHistory reports whether a definition's history has one possible order: no
@@ -236,6 +246,19 @@ func stateEntries(t *testing.T, events []HistoryEvent) []any {
 		case e.StateExitedEventDetails != nil:
 			entry["name"] = e.StateExitedEventDetails.Name
 			entry["output"] = decode(t, []byte(e.StateExitedEventDetails.Output))
+			if vars := e.StateExitedEventDetails.AssignedVariables; vars != nil {
+				assigned := map[string]any{}
+				for k, v := range vars {
+					assigned[k] = decode(t, []byte(v))
+				}
+				entry["assignedVariables"] = assigned
+			}
+		case e.EvaluationFailedEventDetails != nil:
+			d := e.EvaluationFailedEventDetails
+			entry["error"], entry["cause"], entry["state"] = d.Error, d.Cause, d.State
+			if d.Location != "" {
+				entry["location"] = d.Location
+			}
 		case e.MapStateStartedEventDetails != nil:
 			entry["length"] = int64(e.MapStateStartedEventDetails.Length)
 		default:

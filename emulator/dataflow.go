@@ -28,11 +28,7 @@ func (r *runner) selectPath(s *stateRun, p *optionalPath, value any) (any, error
 	case p.null:
 		return jsonvalue.NewObject(0), nil
 	}
-	var ctxObj any
-	if p.path.Context {
-		ctxObj = r.contextObject(s)
-	}
-	v, ok := p.path.Get(value, ctxObj)
+	v, ok := p.path.Get(value, r.pathRoot(s, p.path))
 	if !ok {
 		return nil, s.invalidPathError(p.path)
 	}
@@ -42,6 +38,9 @@ func (r *runner) selectPath(s *stateRun, p *optionalPath, value any) (any, error
 // applyParameters evaluates the Parameters template against the effective input; without
 // Parameters the effective input passes through.
 func (r *runner) applyParameters(s *stateRun, effective any) (any, error) {
+	if s.node.jsonata != nil {
+		return r.jsonataArguments(s, effective)
+	}
 	return r.evaluateTemplate(s, s.node.parameters, effective)
 }
 
@@ -59,6 +58,7 @@ func (r *runner) evaluateTemplate(s *stateRun, t *payloadTemplate, input any) (a
 		contextObject: func() any { return r.contextObject(s) },
 		env:           intrinsic.Env{Rand: r.rng},
 		state:         s,
+		variables:     r.vars,
 	}
 	return t.evaluate(scope)
 }
@@ -82,8 +82,15 @@ func (r *runner) applyResultPath(s *stateRun, p *optionalPath, rawInput, result 
 	return out, nil
 }
 
-// finishResult applies ResultPath and OutputPath to a state's result.
+// finishResult applies Assign, ResultPath and OutputPath to a state's result (Assign and Output
+// in a JSONata state).
 func (r *runner) finishResult(s *stateRun, rawInput, result any) (any, error) {
+	if s.node.jsonata != nil {
+		return r.jsonataFinish(s, rawInput, result, true)
+	}
+	if err := r.jsonPathAssign(s, result); err != nil {
+		return nil, err
+	}
 	combined, err := r.applyResultPath(s, s.node.resultPath, rawInput, result)
 	if err != nil {
 		return nil, err

@@ -1,14 +1,19 @@
-// Package emulator runs Amazon States Language state machines (JSONPath flavour) locally, the way
-// AWS Step Functions runs Standard workflows: executions with AWS's history events, statuses,
+// Package emulator runs Amazon States Language state machines (JSONPath and JSONata) locally, the
+// way AWS Step Functions runs Standard workflows: executions with AWS's history events, statuses,
 // error names and causes; Retry and Catch; timeouts and heartbeats; task tokens; redrive; and a
 // status-change hook for an EventBridge stand-in.
 //
 // The interpreter covers Pass, Task, Choice, Wait, Succeed, Fail, Parallel and the inline Map,
-// the input and output processing fields, the context object and the intrinsic functions. Task
+// the input and output processing fields, the context object and the intrinsic functions, in
+// both query languages: JSONPath and JSONata (Arguments, Output, "{% %}" expressions evaluated
+// with the reserved variable $states, Choice Condition, Map Items), and workflow variables
+// (Assign; $name in JSONata expressions and JSONPath fields; a Parallel branch or Map iteration
+// reads the outer variables and what it assigns stays in its own scope). A failed JSONata
+// evaluation is States.QueryEvaluationError, recorded with an EvaluationFailed event. Task
 // states call integrations registered with RegisterIntegration; the Step Functions integration
 // (states:startExecution with ".sync" and ".sync:2", aws-sdk:sfn:*) is built in, and the
 // ".waitForTaskToken" pattern works with any integration. Definitions using what the emulator
-// does not run (JSONata, variables, the distributed Map, activities, Express machines) are
+// does not run (the distributed Map, activities, Express machines) are
 // rejected at creation with an error wrapping asl.ErrUnsupported.
 //
 // Time is virtual: a ScaledClock runs it at 1/scale of real time, so that a 15-second task takes

@@ -45,6 +45,9 @@ type execution struct {
 	resume        *checkpoint // where a redrive resumes
 	issuedTokens  map[string]bool
 	run           *executionRun // the current run (the first one, or the last redrive)
+	// vars are the execution's top-level workflow variables; a redrive resumes with them (only
+	// the runs' goroutines touch them, one run at a time).
+	vars *varScope
 }
 
 // executionRun is one run of an execution: the start or a redrive.
@@ -261,6 +264,10 @@ func (ex *execution) runGoroutine(run *executionRun, resume *checkpoint) {
 		}
 	}()
 	r := &runner{ex: ex, run: run, ctx: run.ctx, rng: derivedRand(ex.em.opts.Seed, fmt.Sprintf("%s#%d", ex.arn, ex.redriveCountNow())), key: ""}
+	if ex.vars == nil {
+		ex.vars = newVarScope(nil)
+	}
+	r.vars = ex.vars
 	out, err := r.runGraph(ex.sm.root, ex.input, resume)
 	var checkpoint *checkpoint
 	switch e := err.(type) {

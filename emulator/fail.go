@@ -10,6 +10,17 @@ import (
 // fail runs a Fail state: it fails the flow with its Error and Cause, read from the state's input
 // when ErrorPath or CausePath is set.
 func (r *runner) fail(s *stateRun, input any) error {
+	if js := s.node.jsonata; js != nil {
+		name, err := r.jsonataString(s, input, js.errorName, "Error")
+		if err != nil {
+			return err
+		}
+		cause, err := r.jsonataString(s, input, js.cause, "Cause")
+		if err != nil {
+			return err
+		}
+		return &failure{name: name, cause: cause}
+	}
 	name, err := r.failField(s, "ErrorPath", s.node.fail.errorName, input)
 	if err != nil {
 		return err
@@ -28,7 +39,7 @@ func (r *runner) failField(s *stateRun, field string, f *stringOrExpr, input any
 	)
 	switch {
 	case f.intrinsic != nil:
-		scope := &templateScope{input: input, contextObject: func() any { return r.contextObject(s) }, env: intrinsic.Env{Rand: r.rng}, state: s}
+		scope := &templateScope{input: input, contextObject: func() any { return r.contextObject(s) }, env: intrinsic.Env{Rand: r.rng}, state: s, variables: r.vars}
 		if v, err = f.intrinsic.Evaluate(scope.resolver(), scope.env); err != nil {
 			var failure *intrinsic.Error
 			if errors.As(err, &failure) {
@@ -37,12 +48,8 @@ func (r *runner) failField(s *stateRun, field string, f *stringOrExpr, input any
 			return "", s.runtimeError(err.Error())
 		}
 	case f.path != nil:
-		var ctxObj any
-		if f.path.Context {
-			ctxObj = r.contextObject(s)
-		}
 		var ok bool
-		if v, ok = f.path.Get(input, ctxObj); !ok {
+		if v, ok = f.path.Get(input, r.pathRoot(s, f.path)); !ok {
 			return "", s.invalidPathError(f.path)
 		}
 	default:

@@ -68,7 +68,7 @@ func (em *Emulator) CreateStateMachine(name, definition string, opts StateMachin
 	}
 	var root *graph
 	if err == nil {
-		c := &compiler{em: em}
+		c := &compiler{em: em, queryLanguage: model.QueryLanguage}
 		raw, _ := jsonvalue.Decode([]byte(definition)) // valid JSON: asl.Parse read it
 		root = c.graph("", model.Graph(), raw)
 		err = c.err

@@ -19,18 +19,31 @@ func (r *runner) mapState(s *stateRun, input any, resume []*branchCheckpoint) (a
 	if err != nil {
 		return nil, "", err
 	}
-	items, err := r.mapItems(s, effective)
-	if err != nil {
-		return nil, "", err
-	}
-	limit, err := r.maxConcurrency(s, effective)
-	if err != nil {
-		return nil, "", err
-	}
-	if limit == 0 {
-		limit = maxInlineConcurrency
+	var items []any
+	limit := 0
+	if s.node.jsonata == nil {
+		// JSONPath: ItemsPath and MaxConcurrencyPath fail the state before its attempts; a
+		// JSONata state evaluates Items and MaxConcurrency in each attempt, whose failure
+		// Retry and Catch handle.
+		if items, err = r.mapItems(s, effective); err != nil {
+			return nil, "", err
+		}
+		if limit, err = r.maxConcurrency(s, effective); err != nil {
+			return nil, "", err
+		}
 	}
 	return r.withRetry(s, input, func() (any, error) {
+		if s.node.jsonata != nil {
+			if items, err = r.jsonataItems(s, effective); err != nil {
+				return nil, err
+			}
+			if limit, err = r.maxConcurrency(s, effective); err != nil {
+				return nil, err
+			}
+		}
+		if limit == 0 {
+			limit = maxInlineConcurrency
+		}
 		startedID, ok := r.emit(sfnapi.EventMapStateStarted, func(e *HistoryEvent) {
 			e.MapStateStartedEventDetails = &sfnapi.MapStateStartedEventDetails{Length: int32(len(items))}
 		})
@@ -69,8 +82,15 @@ func (r *runner) iteration(s *stateRun, ms *mapSpec, effective, item any, index 
 		return nil, r.interrupted()
 	}
 	itemInput := item
-	if ms.itemSelector != nil {
-		visit := &stateRun{node: s.node, enteredID: s.enteredID, enteredTime: s.enteredTime, mapItem: &mapItem{index: index, value: item}}
+	visit := &stateRun{node: s.node, enteredID: s.enteredID, enteredTime: s.enteredTime, mapItem: &mapItem{index: index, value: item}}
+	switch {
+	case s.node.jsonata != nil && s.node.jsonata.itemSelector != nil:
+		v, err := r.newJSONataEnv(visit, effective).evaluate(s.node.jsonata.itemSelector, "ItemSelector")
+		if err != nil {
+			return nil, err
+		}
+		itemInput = v
+	case ms.itemSelector != nil:
 		v, err := r.evaluateTemplate(visit, ms.itemSelector, effective)
 		if err != nil {
 			return nil, err
@@ -111,11 +131,15 @@ func (r *runner) mapItems(s *stateRun, effective any) ([]any, error) {
 // maxConcurrency resolves MaxConcurrency or MaxConcurrencyPath.
 func (r *runner) maxConcurrency(s *stateRun, effective any) (int, error) {
 	ms := s.node.mapSpec
+	if js := s.node.jsonata; js != nil && js.maxConcurrency != nil {
+		n, err := r.jsonataInteger(s, effective, js.maxConcurrency, "MaxConcurrency")
+		return int(n), err
+	}
 	p := ms.maxConcurrencyPath
 	if p == nil {
 		return ms.maxConcurrency, nil
 	}
-	v, ok := p.Get(effective, r.contextIfNeeded(s, p))
+	v, ok := p.Get(effective, r.pathRoot(s, p))
 	if !ok {
 		return 0, s.invalidPathError(p)
 	}

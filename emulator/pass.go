@@ -3,6 +3,9 @@ package emulator
 // pass runs a Pass state: its result is Result when set, else the evaluated Parameters, else
 // the effective input.
 func (r *runner) pass(s *stateRun, input any) (any, error) {
+	if s.node.jsonata != nil {
+		return r.jsonataFinish(s, input, nil, false)
+	}
 	effective, err := r.applyInputPath(s, input)
 	if err != nil {
 		return nil, err
@@ -18,6 +21,9 @@ func (r *runner) pass(s *stateRun, input any) (any, error) {
 
 // succeed runs a Succeed state: InputPath then OutputPath.
 func (r *runner) succeed(s *stateRun, input any) (any, error) {
+	if s.node.jsonata != nil {
+		return r.jsonataFinish(s, input, nil, false)
+	}
 	effective, err := r.applyInputPath(s, input)
 	if err != nil {
 		return nil, err

@@ -38,7 +38,7 @@ func (r *runner) withRetry(s *stateRun, rawInput any, attempt attemptFunc, faile
 		}
 		for _, c := range s.node.catch {
 			if f.matches(c.errorEquals) {
-				out, err := r.applyResultPath(s, c.resultPath, rawInput, f.errorOutput())
+				out, err := r.catchOutput(s, c, rawInput, f)
 				return out, c.next, err
 			}
 		}

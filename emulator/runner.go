@@ -22,6 +22,7 @@ type runner struct {
 	rng  *rand.Rand
 	key  string // the flow's path ("", "/branch0/iteration3", ...) for derived randomness
 	step int    // states this flow has entered, naming each transition's latency draw
+	vars *varScope
 }
 
 // stateRun is one visit of a state.
@@ -32,6 +33,7 @@ type stateRun struct {
 	retryCount  int
 	taskToken   string
 	mapItem     *mapItem
+	assigned    *jsonvalue.Object // the variables the visit assigns when it exits
 }
 
 // mapItem is $$.Map.Item while a Map state builds an iteration's input.
@@ -128,10 +130,25 @@ func (r *runner) runState(n *node, input any, branches []*branchCheckpoint) (any
 		return nil, "", &failure{name: asl.ErrorDataLimitExceeded,
 			cause: fmt.Sprintf("The state/task '%s' returned a result with a size exceeding the maximum number of bytes service limit.", n.name)}
 	}
+	var assigned map[string]string
+	if s.assigned != nil {
+		assigned = make(map[string]string, s.assigned.Len())
+		for _, k := range s.assigned.Keys() {
+			v, _ := s.assigned.ValueForKey(k)
+			assigned[k] = encodeJSON(v)
+		}
+	}
 	if _, ok := r.emit(exitedEvent[n.typ], func(e *HistoryEvent) {
 		e.StateExitedEventDetails = &sfnapi.StateExitedEventDetails{Name: n.name, Output: outputJSON, OutputDetails: untruncated()}
+		if assigned != nil {
+			e.StateExitedEventDetails.AssignedVariables = assigned
+			e.StateExitedEventDetails.AssignedVariablesDetails = &sfnapi.AssignedVariablesDetails{}
+		}
 	}); !ok {
 		return nil, "", r.interrupted()
+	}
+	if s.assigned != nil {
+		r.vars.assign(s.assigned)
 	}
 	return out, next, nil
 }
@@ -208,6 +225,7 @@ func (r *runner) fork(ctx context.Context, key string, prev int64) *runner {
 	return &runner{
 		ex: r.ex, run: r.run, ctx: ctx, prev: prev,
 		rng: derivedRand(r.ex.em.opts.Seed, r.ex.arn+r.key+key), key: r.key + key,
+		vars: newVarScope(r.vars),
 	}
 }
 

@@ -48,7 +48,7 @@ func (r *runner) limits(s *stateRun, effective any) (taskLimits, error) {
 		if p == nil {
 			return 0, nil
 		}
-		v, ok := p.Get(effective, r.contextIfNeeded(s, p))
+		v, ok := p.Get(effective, r.pathRoot(s, p))
 		if !ok {
 			return 0, s.invalidPathError(p)
 		}

@@ -150,6 +150,7 @@ type templateScope struct {
 	contextObject func() any
 	env           intrinsic.Env
 	state         *stateRun
+	variables     *varScope
 }
 
 // evaluate builds the payload. Literal parts are shared with the definition: callers treat values
@@ -196,11 +197,14 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 		}
 		return jsonvalue.Copy(v), nil
 	default:
-		var ctxObj any
-		if f.path.Context {
-			ctxObj = s.contextObject()
+		var root any
+		switch {
+		case f.path.Context:
+			root = s.contextObject()
+		case f.path.Variable != "":
+			root, _ = s.variables.lookup(f.path.Variable)
 		}
-		v, ok := f.path.Get(s.input, ctxObj)
+		v, ok := f.path.Get(s.input, root)
 		if !ok {
 			return nil, s.state.runtimeError(fmt.Sprintf("The JSONPath '%s' specified for the field '%s.$' could not be found in the input '%s'",
 				f.path.Text, f.key, encodeJSON(s.input)))
@@ -212,7 +216,7 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 // resolver resolves the JSONPath arguments of intrinsic functions with the same path semantics
 // as the rest of the interpreter.
 func (s *templateScope) resolver() intrinsic.Resolver {
-	return intrinsic.NewResolver(s.input, func() any { return s.contextObject() })
+	return intrinsic.NewVariableResolver(s.input, func() any { return s.contextObject() }, s.variables.lookup)
 }
 
 // stateFailure wraps an *asl.Error raised while running a state.

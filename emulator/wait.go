@@ -21,19 +21,28 @@ func (r *runner) wait(s *stateRun, input any) (any, error) {
 	if err := r.sleep(d); err != nil {
 		return nil, err
 	}
+	if s.node.jsonata != nil {
+		return r.jsonataFinish(s, input, nil, false)
+	}
+	if err := r.jsonPathAssign(s, effective); err != nil {
+		return nil, err
+	}
 	return r.applyOutputPath(s, effective)
 }
 
 // waitDuration computes how long a Wait state waits.
 func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error) {
 	w := s.node.wait
+	if s.node.jsonata != nil {
+		return r.jsonataWaitDuration(s, effective)
+	}
 	switch {
 	case w.seconds != nil:
 		return time.Duration(*w.seconds) * time.Second, nil
 	case w.timestamp != nil:
 		return w.timestamp.Sub(r.now()), nil
 	case w.secondsPath != nil:
-		v, ok := w.secondsPath.Get(effective, r.contextIfNeeded(s, w.secondsPath))
+		v, ok := w.secondsPath.Get(effective, r.pathRoot(s, w.secondsPath))
 		if !ok {
 			return 0, s.invalidPathError(w.secondsPath)
 		}
@@ -46,7 +55,7 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 		}
 		return time.Duration(n) * time.Second, nil
 	default:
-		v, ok := w.timestampPath.Get(effective, r.contextIfNeeded(s, w.timestampPath))
+		v, ok := w.timestampPath.Get(effective, r.pathRoot(s, w.timestampPath))
 		if !ok {
 			return 0, s.invalidPathError(w.timestampPath)
 		}
@@ -58,10 +67,33 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 	}
 }
 
-// contextIfNeeded returns the context object when the path reads it.
-func (r *runner) contextIfNeeded(s *stateRun, p *jsonpath.Path) any {
-	if p.Context {
+// pathRoot returns what a path reads besides the state data: the context object for a "$$"
+// path, the variable's value for a "$name" path (nil for a variable not set), nil otherwise.
+func (r *runner) pathRoot(s *stateRun, p *jsonpath.Path) any {
+	switch {
+	case p.Context:
 		return r.contextObject(s)
+	case p.Variable != "":
+		v, _ := r.vars.lookup(p.Variable)
+		return v
 	}
 	return nil
+}
+
+// jsonataWaitDuration evaluates a JSONata Wait state's Seconds or Timestamp.
+func (r *runner) jsonataWaitDuration(s *stateRun, input any) (time.Duration, error) {
+	js := s.node.jsonata
+	if js.seconds != nil {
+		n, err := r.jsonataInteger(s, input, js.seconds, "Seconds")
+		return time.Duration(n) * time.Second, err
+	}
+	v, err := r.newJSONataEnv(s, input).evaluate(js.timestamp, "Timestamp")
+	if err != nil {
+		return 0, err
+	}
+	t, ok := timestampOf(v)
+	if !ok {
+		return 0, r.queryFailure(s, "Timestamp", "The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: "+describeValue(v))
+	}
+	return t.Sub(r.now()), nil
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ohler55/ojg/jp"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
 )
 
 const statesPrefix = "States."
@@ -228,7 +228,7 @@ func (p *parser) parsePath() (argument, error) {
 		}
 	}
 	path := p.src[start:p.pos]
-	if _, err := jp.ParseString(contextPathAsInputPath(path)); err != nil {
+	if _, err := jsonpath.Compile(path); err != nil {
 		p.pos = start
 		return argument{}, p.fail("invalid JSONPath " + strconv.Quote(path))
 	}

@@ -89,7 +89,7 @@ func TestParseRejects(t *testing.T) {
 		{expr: "States.Array(1e999)", wantOffset: 13},
 		{expr: "States.Array($.a[)", wantOffset: 13},
 		{expr: "States.Array($.a.)", wantOffset: 13},
-		{expr: "States.Array($a)", wantOffset: 13},
+		{expr: "States.Array($1a)", wantOffset: 13}, // "$a" is the variable a
 		{expr: "States.Array(States.Nope())", wantOffset: 13},
 	}
 	for _, tc := range tests {

@@ -18,16 +18,29 @@ type Resolver func(path string) (any, error)
 // array, an index into a non-array) is a *NotFoundError, while a present JSON null is the value
 // nil. contextObject is called only for a "$$" path. The values returned are copies.
 func NewResolver(input any, contextObject func() any) Resolver {
+	return NewVariableResolver(input, contextObject, nil)
+}
+
+// NewVariableResolver is NewResolver that also resolves the "$name..." paths of workflow
+// variables, reading a variable's value with variable (nil: no variables).
+func NewVariableResolver(input any, contextObject func() any, variable func(name string) (any, bool)) Resolver {
 	return func(path string) (any, error) {
 		p, err := jsonpath.Compile(path)
 		if err != nil {
 			return nil, err
 		}
-		var ctxObj any
-		if p.Context && contextObject != nil {
-			ctxObj = contextObject()
+		var root any
+		switch {
+		case p.Context && contextObject != nil:
+			root = contextObject()
+		case p.Variable != "" && variable != nil:
+			v, ok := variable(p.Variable)
+			if !ok {
+				return nil, &NotFoundError{Path: path, Input: input}
+			}
+			root = v
 		}
-		v, ok := p.Get(input, ctxObj)
+		v, ok := p.Get(input, root)
 		if !ok {
 			return nil, &NotFoundError{Path: path, Input: input}
 		}

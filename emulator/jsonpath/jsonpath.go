@@ -23,7 +23,9 @@ type Path struct {
 	// Text is the path as written.
 	Text string
 	// Context reports that the path is rooted at "$$", the context object.
-	Context  bool
+	Context bool
+	// Variable is the workflow variable a "$name..." path starts from; empty for other paths.
+	Variable string
 	expr     jp.Expr
 	definite bool
 }
@@ -41,6 +43,8 @@ func Compile(text string) (*Path, error) {
 		p.Context = true
 	} else if rest, ok = strings.CutPrefix(text, "$"); !ok {
 		return nil, fmt.Errorf("%w: %q does not start with $", ErrSyntax, text)
+	} else if n := variableNameLength(rest); n > 0 {
+		p.Variable, rest = rest[:n], rest[n:]
 	}
 	canonical, err := canonicalPath(rest)
 	if err != nil {
@@ -53,6 +57,21 @@ func Compile(text string) (*Path, error) {
 	p.expr = expr
 	p.definite = isDefinite(expr)
 	return p, nil
+}
+
+// variableNameLength returns the length of the variable name at the start of s ("x" of
+// "x.field"), 0 when s does not start with one.
+func variableNameLength(s string) int {
+	n := 0
+	for n < len(s) {
+		c := s[n]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || n > 0 && c >= '0' && c <= '9' {
+			n++
+			continue
+		}
+		break
+	}
+	return n
 }
 
 // IsRoot reports whether the path is "$" (or "$$") alone.
@@ -176,12 +195,13 @@ func isDefinite(x jp.Expr) bool {
 	return true
 }
 
-// Get evaluates the path against the state data or the context object. A definite path returns
-// the value and whether it exists; an indefinite path always exists and returns []any.
-func (p *Path) Get(data, contextObject any) (any, bool) {
+// Get evaluates the path against the state data, or against root: the context object for a
+// "$$" path, the variable's value for a variable path. A definite path returns the value and
+// whether it exists; an indefinite path always exists and returns []any.
+func (p *Path) Get(data, root any) (any, bool) {
 	doc := data
-	if p.Context {
-		doc = contextObject
+	if p.Context || p.Variable != "" {
+		doc = root
 	}
 	if p.IsRoot() {
 		return doc, true

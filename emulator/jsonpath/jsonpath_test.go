@@ -129,3 +129,32 @@ func TestJSONPathSet(t *testing.T) {
 		})
 	}
 }
+
+// TestVariablePaths reads "$name..." paths from the variable's value, given as root.
+func TestVariablePaths(t *testing.T) {
+	root := jsonvalue.Of("a", []any{int64(1), int64(2)})
+	tests := []struct {
+		text, variable string
+		want           any
+	}{
+		{"$x", "x", root},
+		{"$x.a[1]", "x", int64(2)},
+		{"$my_var2['a'][0]", "my_var2", int64(1)},
+	}
+	for _, tc := range tests {
+		p, err := Compile(tc.text)
+		if err != nil {
+			t.Fatalf("Compile(%q): %v", tc.text, err)
+		}
+		if p.Variable != tc.variable {
+			t.Errorf("Compile(%q).Variable = %q, want %q", tc.text, p.Variable, tc.variable)
+		}
+		got, ok := p.Get(jsonvalue.Of("a", "state data"), root)
+		if !ok || got != tc.want {
+			t.Errorf("Get(%q) = %v, %v; want %v", tc.text, got, ok, tc.want)
+		}
+	}
+	if p, _ := Compile("$.a"); p.Variable != "" {
+		t.Errorf(`Compile("$.a").Variable = %q, want ""`, p.Variable)
+	}
+}
