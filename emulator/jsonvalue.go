@@ -17,14 +17,12 @@ const MaxPayloadBytes = 256 * 1024
 // encodeJSON renders a JSON value compactly, objects in their member order, without escaping HTML
 // characters, as Step Functions shows payloads.
 func encodeJSON(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	out, err := jsonvalue.Append(nil, v)
+	if err != nil {
 		// Only non-JSON values (channels, NaN) fail, and normalizeValue never produces them.
 		return fmt.Sprintf("%q", err.Error())
 	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	return string(out)
 }
 
 // normalizeValue turns any Go value an integration returns into the interpreter's JSON value

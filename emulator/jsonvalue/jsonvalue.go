@@ -71,35 +71,8 @@ func (o *Object) Clone(extra int) *Object {
 	return out
 }
 
-// MarshalJSON writes the members in order, without escaping HTML characters.
-func (o *Object) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		if err := encodeTo(&buf, k); err != nil {
-			return nil, err
-		}
-		buf.WriteByte(':')
-		if err := encodeTo(&buf, o.values[k]); err != nil {
-			return nil, err
-		}
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
-func encodeTo(buf *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	buf.Truncate(buf.Len() - 1) // the newline Encode adds
-	return nil
-}
+// MarshalJSON writes the members in order, without escaping HTML characters (see Append).
+func (o *Object) MarshalJSON() ([]byte, error) { return Append(nil, o) }
 
 // Of builds an object from alternating keys and values, in that order: Of("Error", e, "Cause", c).
 func Of(pairs ...any) *Object {
