@@ -150,6 +150,17 @@ type templateScope struct {
 	contextObject func() any
 	env           intrinsic.Env
 	state         *stateRun
+	// built is the context object once built: one evaluation reads one context object,
+	// however many "$$" paths it has.
+	built any
+}
+
+// context returns the context object, built on first use.
+func (s *templateScope) context() any {
+	if s.built == nil {
+		s.built = s.contextObject()
+	}
+	return s.built
 }
 
 // evaluate builds the payload. Literal parts are shared with the definition: callers treat values
@@ -198,7 +209,7 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 	default:
 		var ctxObj any
 		if f.path.Context {
-			ctxObj = s.contextObject()
+			ctxObj = s.context()
 		}
 		v, ok := f.path.Get(s.input, ctxObj)
 		if !ok {
@@ -212,7 +223,7 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 // resolver resolves the JSONPath arguments of intrinsic functions with the same path semantics
 // as the rest of the interpreter.
 func (s *templateScope) resolver() intrinsic.Resolver {
-	return intrinsic.NewResolver(s.input, func() any { return s.contextObject() })
+	return intrinsic.NewResolver(s.input, s.context)
 }
 
 // stateFailure wraps an *asl.Error raised while running a state.
