@@ -148,6 +148,7 @@ func (ex *execution) finish(t terminal) bool {
 		}
 	}
 	ex.sealed = true
+	ex.sm.historyLength.Store(int64(len(ex.events)))
 	run := ex.run
 	if !t.silent {
 		// Queued under ex.mu, before a redrive can queue its RUNNING change.
