@@ -6,6 +6,11 @@
 //
 //	go run ./cmd/sidebyside [--executions 1000] [--concurrency 10] [--runs 5] [--limit 5]
 //
+// Columns: executions per second of wall-clock time (ours, theirs, ratio); executions per CPU
+// second of the interpreter's process (the emulator's in-process DynamoDB client and the Node
+// process's AWS SDK included, DynamoDB Local not), which a machine busy with other work
+// disturbs much less; the DynamoDB requests per execution of each side.
+//
 // It needs make setup (the Node tooling and DynamoDB Local). Exit status 1 on any error.
 package main
 
@@ -20,6 +25,9 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/internal/sidebyside"
 )
+
+// warmUpExecutions is the number of acquire/release pairs sent to DynamoDB Local before measuring.
+const warmUpExecutions = 2000
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
@@ -65,19 +73,33 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	// fails with States.Runtime.
 	semaphoreLoad := sidebyside.Load{Executions: load.Executions, Concurrency: min(load.Concurrency, *limit)}
 	tables := 0
-	semaphore := func() (sidebyside.Workload, error) {
+	newTable := func() (string, error) {
 		tables++
 		table := fmt.Sprintf("sidebyside-locks-%d", tables)
-		if err := sidebyside.CreateLockTable(ctx, client, table); err != nil {
+		return table, sidebyside.CreateLockTable(ctx, client, table)
+	}
+	semaphore := func() (sidebyside.Workload, error) {
+		table, err := newTable()
+		if err != nil {
 			return sidebyside.Workload{}, err
 		}
 		return sidebyside.Semaphore(srv.Endpoint(), table, *limit)
 	}
 	flow := func() (sidebyside.Workload, error) { return sidebyside.Flow(), nil }
 
+	// DynamoDB Local runs on the JVM, whose JIT compiler makes its first thousands of requests
+	// slower: warm it up before measuring.
+	warmUpTable, err := newTable()
+	if err != nil {
+		return err
+	}
+	if _, err := sidebyside.RunDynamoDBAlone(ctx, srv.Endpoint(), warmUpTable, *limit, sidebyside.Load{Executions: warmUpExecutions, Concurrency: semaphoreLoad.Concurrency}); err != nil {
+		return err
+	}
+
 	fmt.Fprintf(out, "%d executions per run, median of %d runs, time scale 0, semaphore limit %d\n\n", load.Executions, *runs, *limit)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "workload\tat a time\tours exec/s\ttheirs exec/s\tratio\tours DynamoDB req/exec\ttheirs DynamoDB req/exec\t")
+	fmt.Fprintln(tw, "workload\tat a time\tours exec/s\ttheirs exec/s\tratio\tours exec/CPU-s\ttheirs exec/CPU-s\tCPU ratio\tDynamoDB req/exec ours\ttheirs\t")
 	for _, wl := range []struct {
 		name string
 		load sidebyside.Load
@@ -103,10 +125,29 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			}
 			theirs = append(theirs, r)
 		}
-		o, t := sidebyside.Median(ours), sidebyside.Median(theirs)
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.1f×\t%.1f\t%.1f\t\n", wl.name, wl.load.Concurrency, o.ExecutionsPerSecond, t.ExecutionsPerSecond,
-			o.ExecutionsPerSecond/t.ExecutionsPerSecond,
-			float64(o.DynamoDBRequests)/float64(o.Executions), float64(t.DynamoDBRequests)/float64(t.Executions))
+		oRate, tRate := sidebyside.Median(ours, sidebyside.ExecutionsPerSecond), sidebyside.Median(theirs, sidebyside.ExecutionsPerSecond)
+		oCPU, tCPU := sidebyside.Median(ours, sidebyside.Result.ExecutionsPerCPUSecond), sidebyside.Median(theirs, sidebyside.Result.ExecutionsPerCPUSecond)
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%.1f×\t%.0f\t%.0f\t%.1f×\t%.1f\t%.1f\t\n", wl.name, wl.load.Concurrency,
+			oRate, tRate, oRate/tRate, oCPU, tCPU, oCPU/tCPU,
+			sidebyside.Median(ours, sidebyside.DynamoDBRequestsPerExecution), sidebyside.Median(theirs, sidebyside.DynamoDBRequestsPerExecution))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	var alone []sidebyside.Result
+	for range *runs {
+		table, err := newTable()
+		if err != nil {
+			return err
+		}
+		r, err := sidebyside.RunDynamoDBAlone(ctx, srv.Endpoint(), table, *limit, semaphoreLoad)
+		if err != nil {
+			return err
+		}
+		alone = append(alone, r)
+	}
+	_, err = fmt.Fprintf(out, "\nthe semaphore's ceiling: its 2 updateItem requests per execution sent to DynamoDB Local without an interpreter, %d at a time: %.0f exec/s\n",
+		semaphoreLoad.Concurrency, sidebyside.Median(alone, sidebyside.ExecutionsPerSecond))
+	return err
 }

@@ -3,8 +3,8 @@ package sidebyside
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,7 +14,7 @@ import (
 
 // ErrExecutionFailed reports an execution that did not succeed: the workload or the interpreter
 // is broken, and the run measures nothing.
-var ErrExecutionFailed = fmt.Errorf("sidebyside: an execution did not succeed")
+var ErrExecutionFailed = errors.New("sidebyside: an execution did not succeed")
 
 // RunOurs runs load executions of w in a new emulator on a skipping clock, its DynamoDB tasks
 // (if any) sent to w.Endpoint, and measures them. Any execution that does not succeed fails the
@@ -39,13 +39,7 @@ func RunOurs(ctx context.Context, w Workload, load Load) (Result, error) {
 		return Result{}, fmt.Errorf("sidebyside: create the %s machine: %w", w.Name, err)
 	}
 
-	var (
-		next     atomic.Int64
-		first    string
-		errOnce  sync.Once
-		firstErr error
-		wg       sync.WaitGroup
-	)
+	var first string
 	runOne := func(i int) error {
 		started, err := em.StartExecution(ctx, arn, "", w.Input)
 		if err != nil {
@@ -63,26 +57,15 @@ func RunOurs(ctx context.Context, w Workload, load Load) (Result, error) {
 		}
 		return nil
 	}
-	start := time.Now()
-	for range min(load.Concurrency, load.Executions) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < load.Executions; i = int(next.Add(1) - 1) {
-				if err := runOne(i); err != nil {
-					errOnce.Do(func() { firstErr = err })
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	seconds := time.Since(start).Seconds()
-	if firstErr != nil {
-		return Result{}, firstErr
+	seconds, cpuSeconds, err := runConcurrently(load, runOne)
+	if err != nil {
+		return Result{}, err
 	}
 	return Result{
 		Executions:          load.Executions,
 		Seconds:             seconds,
 		ExecutionsPerSecond: float64(load.Executions) / seconds,
+		CPUSeconds:          cpuSeconds,
 		DynamoDBRequests:    counter.calls.Load(),
 		FirstOutput:         json.RawMessage(first),
 	}, nil

@@ -32,27 +32,42 @@ type Result struct {
 	Seconds float64 `json:"seconds"`
 	// ExecutionsPerSecond is Executions / Seconds.
 	ExecutionsPerSecond float64 `json:"executionsPerSecond"`
+	// CPUSeconds is the CPU time (user and system) the interpreter's process used during the
+	// run; 0 where it is not measured. On a machine shared with other work it varies much less
+	// than Seconds.
+	CPUSeconds float64 `json:"cpuSeconds"`
 	// DynamoDBRequests counts the requests the DynamoDB tasks sent.
 	DynamoDBRequests int64 `json:"dynamodbRequests"`
 	// FirstOutput is the output of the first execution, to compare the interpreters by.
 	FirstOutput json.RawMessage `json:"firstOutput"`
 }
 
-// Median returns the result of median executions per second among results (the upper median
-// of an even count); the zero Result for none.
-func Median(results []Result) Result {
-	if len(results) == 0 {
-		return Result{}
-	}
-	sorted := slices.Clone(results)
-	slices.SortFunc(sorted, func(a, b Result) int {
-		switch {
-		case a.ExecutionsPerSecond < b.ExecutionsPerSecond:
-			return -1
-		case a.ExecutionsPerSecond > b.ExecutionsPerSecond:
-			return 1
-		}
+// ExecutionsPerCPUSecond is Executions / CPUSeconds, 0 when the CPU time was not measured.
+func (r Result) ExecutionsPerCPUSecond() float64 {
+	if r.CPUSeconds <= 0 {
 		return 0
-	})
-	return sorted[len(sorted)/2]
+	}
+	return float64(r.Executions) / r.CPUSeconds
+}
+
+// Median returns the median of metric over results (the upper median of an even count); 0
+// for none.
+func Median(results []Result, metric func(Result) float64) float64 {
+	if len(results) == 0 {
+		return 0
+	}
+	values := make([]float64, len(results))
+	for i, r := range results {
+		values[i] = metric(r)
+	}
+	slices.Sort(values)
+	return values[len(values)/2]
+}
+
+// ExecutionsPerSecond is Result.ExecutionsPerSecond as a metric for Median.
+func ExecutionsPerSecond(r Result) float64 { return r.ExecutionsPerSecond }
+
+// DynamoDBRequestsPerExecution is the mean number of DynamoDB requests of an execution.
+func DynamoDBRequestsPerExecution(r Result) float64 {
+	return float64(r.DynamoDBRequests) / float64(max(r.Executions, 1))
 }

@@ -1,7 +1,7 @@
 // Runs one workload of the side-by-side benchmark in aws-local-stepfunctions: N executions of a
 // definition with one input, C at a time, and prints one line of JSON with the executions per
-// second. Go's internal/sidebyside starts it with the pinned Node of .cdk and writes the job to
-// its standard input:
+// second and the CPU seconds the process used. Go's internal/sidebyside starts it with the
+// pinned Node of .cdk and writes the job to its standard input:
 //
 //   {"definition": "<ASL JSON>", "input": <JSON>, "executions": N, "concurrency": C,
 //    "endpoint": "http://127.0.0.1:PORT", "region": "us-east-1", "executionArnPrefix": "arn:...:"}
@@ -114,9 +114,11 @@ async function worker() {
   }
 }
 
+const cpu = process.cpuUsage();
 const start = process.hrtime.bigint();
 await Promise.all(Array.from({ length: Math.min(job.concurrency, job.executions) }, worker));
 const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+const { user, system } = process.cpuUsage(cpu);
 client.destroy();
 
 process.stdout.write(
@@ -124,6 +126,7 @@ process.stdout.write(
     executions: job.executions,
     seconds,
     executionsPerSecond: job.executions / seconds,
+    cpuSeconds: (user + system) / 1e6,
     dynamodbRequests,
     firstOutput: first,
   }) + '\n',
