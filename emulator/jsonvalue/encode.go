@@ -34,7 +34,7 @@ func Append(dst []byte, v any) ([]byte, error) {
 			dst = appendString(dst, k)
 			dst = append(dst, ':')
 			var err error
-			if dst, err = Append(dst, x.values[k]); err != nil {
+			if dst, err = Append(dst, x.values[i]); err != nil {
 				return dst, err
 			}
 		}
