@@ -137,6 +137,16 @@ var ErrTrailingData = errors.New("trailing data after the JSON value")
 // Decode parses one JSON value into the model, keeping the document's member order. Numbers
 // follow asl.NumberValue.
 func Decode(raw []byte) (any, error) {
+	if json.Valid(raw) {
+		v, _ := parseValid(raw, 0)
+		return v, nil
+	}
+	// The decoder's errors describe what is wrong.
+	return decodeTokens(raw)
+}
+
+// decodeTokens is Decode with encoding/json's decoder, token by token.
+func decodeTokens(raw []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	v, err := decodeValue(dec)

@@ -3,6 +3,7 @@ package jsonvalue
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -86,6 +87,35 @@ func TestObjectAcrossTheIndexThreshold(t *testing.T) {
 		}
 		if v, ok := c.ValueForKey(last); !ok || v != n-1 {
 			t.Errorf("n=%d: clone %s = %v %v", n, last, v, ok)
+		}
+	}
+}
+
+// Decode's fast path for valid documents gives what the token decoder gives.
+func TestDecodeFastPathMatchesTheDecoder(t *testing.T) {
+	for _, text := range []string{
+		`{}`, `[]`, `""`, `0`, `-0.5`, `1e3`, `12345678901234567890`, `9007199254740993`, `1.0`, `-7`,
+		`true`, `false`, `null`, " \t\n{ \"a\" : [ 1 , 2.5 , { } , [ ] ] , \"b\" : null }\r\n",
+		`{"z":1,"a":2,"z":3}`, `{"q":"say \"hi\"\\ \/ \n \u00e9 \ud83d\ude00 end"}`,
+		"[\"héllo\", \"世界\", \"bad \xff byte\", \"\\u2028\"]", `{"deep":[[[[{"x":[true,false,null]}]]]]}`,
+		`{"":""}`, `"tab\there"`,
+	} {
+		got, err := Decode([]byte(text))
+		if err != nil {
+			t.Errorf("Decode(%s): %v", text, err)
+			continue
+		}
+		want, err := decodeTokens([]byte(text))
+		if err != nil {
+			t.Fatalf("decodeTokens(%s): %v", text, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("Decode(%s) = %#v, want %#v", text, got, want)
+		}
+	}
+	for _, text := range []string{`{} {}`, `{"a":}`, `[1,]`, ``, `"open`} {
+		if v, err := Decode([]byte(text)); err == nil {
+			t.Errorf("Decode(%q) = %v, want an error", text, v)
 		}
 	}
 }
