@@ -27,7 +27,7 @@ import (
 )
 
 // warmUpExecutions is the number of acquire/release pairs sent to DynamoDB Local before measuring.
-const warmUpExecutions = 2000
+const warmUpExecutions = 5000
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout); err != nil {
