@@ -5,6 +5,7 @@
 #   make test    gofmt, go vet, synth + asl-validator, go test -race, the example app
 #   make synth   cdk synth into cdk.out/, then one cdk.out/asl/<LogicalId>.asl.json per machine
 #   make deploy  cdk deploy (needs AWS credentials)
+#   make bench-sidebyside  the emulator's executions per second beside aws-local-stepfunctions
 #   make soak    the reliability soak (issue 6) with 5 % and then 20 % of the replies lost
 
 SHELL := bash
@@ -27,11 +28,13 @@ CDK_ARGS ?=
 SIMULATE_ARGS ?=
 # Extra flags for the soak, e.g. SOAK_ARGS='--seeds 3 --json'.
 SOAK_ARGS ?=
+# Extra flags for cmd/sidebyside, e.g. SIDEBYSIDE_ARGS='--executions 2000 --runs 3'.
+SIDEBYSIDE_ARGS ?=
 
 GO_FILES = $(shell find . -name '*.go' -not -path './.cdk/*' -not -path './$(CDK_OUT)/*' -not -path './.git/*')
 TESTDATA_ASL = $(shell find . \( -path ./.cdk -o -path ./$(CDK_OUT) -o -path ./.git \) -prune -o -path '*/testdata/*' -name '*.asl.json' -print | sort)
 
-.PHONY: help setup node-tooling dynamodb-local demo synth deploy test fmt-check vet validate-asl go-test example bench soak clean
+.PHONY: help setup node-tooling dynamodb-local demo synth deploy test fmt-check vet validate-asl go-test example bench bench-sidebyside soak clean
 
 help: ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -86,9 +89,13 @@ example: node-tooling ## synthesize examples/perkey (its own module) with the CD
 	cdk synth --quiet && \
 	go tool turnstile simulate --cdk-out cdk.out --keys acme,globex,initech --executions 60
 
-bench: node-tooling ## the benchmarks: the demo's figures over 3 seeds, the emulator's throughput
+bench: node-tooling ## the benchmarks: the demo's figures over 3 seeds, the emulator's throughput, alone and beside aws-local-stepfunctions
 	go test -run '^$$' -bench . -benchtime 3x ./test/
 	go test -run '^$$' -bench . ./emulator/ ./emulator/dynamo/ ./emulator/intrinsic/
+	$(MAKE) --no-print-directory bench-sidebyside
+
+bench-sidebyside: node-tooling dynamodb-local ## the emulator beside aws-local-stepfunctions: the same workloads' executions per second and the ratio
+	go run ./cmd/sidebyside $(SIDEBYSIDE_ARGS)
 
 soak: node-tooling ## the reliability soak: 20 seeds × 2,500 pairs with 5 %, then 20 %, of the replies lost
 	go run ./cmd/soak --reply-lost 0.05 --check-timeout 3m $(SOAK_ARGS)

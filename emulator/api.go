@@ -104,7 +104,8 @@ func (em *Emulator) StartExecution(_ context.Context, stateMachineArn, name, inp
 		}
 		return ExecutionStart{}, apiError(ErrExecutionAlreadyExists, "Execution Already Exists: '%s'", arn)
 	}
-	ex := &execution{em: em, sm: sm, arn: arn, name: name, input: value, inputJSON: input, status: StatusRunning}
+	ex := &execution{em: em, sm: sm, arn: arn, name: name, input: value, inputJSON: input, status: StatusRunning,
+		events: make([]HistoryEvent, 0, min(sm.historyLength.Load(), maxHistoryCapacityHint))}
 	em.executions[arn] = ex
 	ex.mu.Lock()
 	em.mu.Unlock()

@@ -96,16 +96,17 @@ func (ex *execution) emit(prev int64, at time.Time, typ sfnapi.HistoryEventType,
 
 // appendLocked appends an event; ex.mu must be held.
 func (ex *execution) appendLocked(prev int64, at time.Time, typ sfnapi.HistoryEventType, fill func(*HistoryEvent)) int64 {
-	ev := HistoryEvent{
+	// Filled in place: an event is large, and copying it in costs more than the rest.
+	ex.events = append(ex.events, HistoryEvent{
 		ID:              int64(len(ex.events)) + 1,
 		PreviousEventID: prev,
 		Timestamp:       sfnapi.NewTimestamp(at),
 		Type:            typ,
-	}
+	})
+	ev := &ex.events[len(ex.events)-1]
 	if fill != nil {
-		fill(&ev)
+		fill(ev)
 	}
-	ex.events = append(ex.events, ev)
 	return ev.ID
 }
 
@@ -151,6 +152,7 @@ func (ex *execution) finish(t terminal) bool {
 		}
 	}
 	ex.sealed = true
+	ex.sm.historyLength.Store(int64(len(ex.events)))
 	run := ex.run
 	if !t.silent {
 		// Queued under ex.mu, before a redrive can queue its RUNNING change.

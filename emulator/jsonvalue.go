@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
 )
@@ -17,15 +18,25 @@ const MaxPayloadBytes = 256 * 1024
 // encodeJSON renders a JSON value compactly, objects in their member order, without escaping HTML
 // characters, as Step Functions shows payloads.
 func encodeJSON(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	buf := encodeBuffers.Get().(*[]byte)
+	defer encodeBuffers.Put(buf)
+	out, err := jsonvalue.Append((*buf)[:0], v)
+	if cap(out) <= maxPooledBuffer {
+		*buf = out
+	}
+	if err != nil {
 		// Only non-JSON values (channels, NaN) fail, and normalizeValue never produces them.
 		return fmt.Sprintf("%q", err.Error())
 	}
-	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	return string(out)
 }
+
+// encodeBuffers holds encodeJSON's scratch buffers, so that rendering a payload allocates only
+// its string.
+var encodeBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBuffer is the largest buffer encodeJSON keeps: a state's payload limit.
+const maxPooledBuffer = MaxPayloadBytes
 
 // normalizeValue turns any Go value an integration returns into the interpreter's JSON value
 // model (package jsonvalue) through a JSON round trip, so that the interpreter never shares

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
@@ -42,7 +43,13 @@ type stateMachine struct {
 	creationDate       time.Time
 	model              *asl.StateMachine
 	root               *graph
+	// historyLength is the number of events of the last execution that finished, the capacity
+	// the next one's history starts with (at most maxHistoryCapacityHint).
+	historyLength atomic.Int64
 }
+
+// maxHistoryCapacityHint bounds the history capacity an execution reserves up front.
+const maxHistoryCapacityHint = 1024
 
 // CreateStateMachine parses, validates and compiles a definition and returns the new machine's
 // ARN. An invalid definition is an *APIError with Code InvalidDefinition whose Err holds the

@@ -151,6 +151,17 @@ type templateScope struct {
 	env           intrinsic.Env
 	state         *stateRun
 	variables     *varScope
+	// built is the context object once built: one evaluation reads one context object,
+	// however many "$$" paths it has.
+	built any
+}
+
+// context returns the context object, built on first use.
+func (s *templateScope) context() any {
+	if s.built == nil {
+		s.built = s.contextObject()
+	}
+	return s.built
 }
 
 // evaluate builds the payload. Literal parts are shared with the definition: callers treat values
@@ -200,7 +211,7 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 		var root any
 		switch {
 		case f.path.Context:
-			root = s.contextObject()
+			root = s.context()
 		case f.path.Variable != "":
 			root, _ = s.variables.lookup(f.path.Variable)
 		}
@@ -216,7 +227,7 @@ func (f *templateField) evaluate(s *templateScope) (any, error) {
 // resolver resolves the JSONPath arguments of intrinsic functions with the same path semantics
 // as the rest of the interpreter.
 func (s *templateScope) resolver() intrinsic.Resolver {
-	return intrinsic.NewVariableResolver(s.input, func() any { return s.contextObject() }, s.variables.lookup)
+	return intrinsic.NewVariableResolver(s.input, s.context, s.variables.lookup)
 }
 
 // stateFailure wraps an *asl.Error raised while running a state.

@@ -3,6 +3,7 @@ package intrinsic
 import (
 	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
 	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+	"sync"
 )
 
 // Resolver resolves a JSONPath argument: "$..." against the state input, "$$..." against the
@@ -25,7 +26,7 @@ func NewResolver(input any, contextObject func() any) Resolver {
 // variables, reading a variable's value with variable (nil: no variables).
 func NewVariableResolver(input any, contextObject func() any, variable func(name string) (any, bool)) Resolver {
 	return func(path string) (any, error) {
-		p, err := jsonpath.Compile(path)
+		p, err := compile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -46,4 +47,21 @@ func NewVariableResolver(input any, contextObject func() any, variable func(name
 		}
 		return jsonvalue.Copy(v), nil
 	}
+}
+
+// compiledPaths holds the paths compile has compiled, by text: the arguments of the intrinsic
+// functions of the definitions run, resolved at every evaluation.
+var compiledPaths sync.Map
+
+// compile returns the compiled path, compiling it on first use.
+func compile(path string) (*jsonpath.Path, error) {
+	if p, ok := compiledPaths.Load(path); ok {
+		return p.(*jsonpath.Path), nil
+	}
+	p, err := jsonpath.Compile(path)
+	if err != nil {
+		return nil, err
+	}
+	compiledPaths.Store(path, p)
+	return p, nil
 }

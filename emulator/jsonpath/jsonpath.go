@@ -206,6 +206,11 @@ func (p *Path) Get(data, root any) (any, bool) {
 	if p.IsRoot() {
 		return doc, true
 	}
+	if p.definite {
+		if v, ok := p.walk(doc); ok {
+			return v, true
+		}
+	}
 	found := p.expr.Get(doc)
 	if !p.definite {
 		if found == nil {
@@ -217,6 +222,37 @@ func (p *Path) Get(data, root any) (any, bool) {
 		return nil, false
 	}
 	return found[0], true
+}
+
+// walk follows a definite path through the model's objects and arrays directly, the common
+// case, without ojg's general evaluator: names into *jsonvalue.Object members, non-negative
+// indexes into []any. It reports false as soon as the walk leaves that case (another container,
+// a missing member, an index out of range, a negative index, a null value) and Get then asks
+// ojg, whose answer stays the reference for everything else.
+func (p *Path) walk(doc any) (any, bool) {
+	v := doc
+	for _, frag := range p.expr[1:] {
+		switch f := frag.(type) {
+		case jp.Bracket:
+		case jp.Child:
+			o, ok := v.(*jsonvalue.Object)
+			if !ok {
+				return nil, false
+			}
+			if v, ok = o.ValueForKey(string(f)); !ok {
+				return nil, false
+			}
+		case jp.Nth:
+			a, ok := v.([]any)
+			if !ok || f < 0 || int(f) >= len(a) {
+				return nil, false
+			}
+			v = a[f]
+		default:
+			return nil, false
+		}
+	}
+	return v, v != nil
 }
 
 // Normalized renders the path the way Jayway names it in "No results for path" messages:

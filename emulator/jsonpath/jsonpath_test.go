@@ -158,3 +158,29 @@ func TestVariablePaths(t *testing.T) {
 		t.Errorf(`Compile("$.a").Variable = %q, want ""`, p.Variable)
 	}
 }
+
+// TestDefinitePathWalkMatchesOJG checks Get's direct walk of definite paths against ojg's
+// evaluator, the reference, on hits and on every kind of miss.
+func TestDefinitePathWalkMatchesOJG(t *testing.T) {
+	data := mustJSON(t, `{"a":{"b":[10,{"c":"x"},null],"n":null},"list":[[1,2],[3]],"s":"str","e":{}}`)
+	for _, text := range []string{
+		"$.a", "$.a.b", "$.a.b[0]", "$.a.b[1].c", "$.a.b[2]", "$.a.b[3]", "$.a.b[-1]", "$.a.n",
+		"$.a.n.x", "$.list[1][0]", "$.list[0][5]", "$['a']['b'][1]['c']", "$.s.x", "$.s[0]",
+		"$.a[0]", "$.list.x", "$.missing", "$.e.x", "$.a.b[1].c.d",
+	} {
+		p, err := Compile(text)
+		if err != nil {
+			t.Fatalf("Compile(%s): %v", text, err)
+		}
+		got, gotOK := p.Get(data, nil)
+		var want any
+		found := p.expr.Get(data)
+		wantOK := len(found) > 0
+		if wantOK {
+			want = found[0]
+		}
+		if gotOK != wantOK || !sameJSON(got, want) {
+			t.Errorf("%s: got %s %v, ojg %s %v", text, encodeJSON(got), gotOK, encodeJSON(want), wantOK)
+		}
+	}
+}

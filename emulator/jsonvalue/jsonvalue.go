@@ -22,12 +22,18 @@ import (
 // The zero value is an empty object.
 type Object struct {
 	keys   []string
-	values map[string]any
+	values []any // values[i] is the value of keys[i]
+	// index maps a name to its position once the object has more than smallObject members;
+	// smaller objects are searched in keys, which costs less than a map.
+	index map[string]int
 }
+
+// smallObject is the number of members up to which an Object has no index.
+const smallObject = 8
 
 // NewObject returns an empty object with room for n members.
 func NewObject(n int) *Object {
-	return &Object{keys: make([]string, 0, n), values: make(map[string]any, n)}
+	return &Object{keys: make([]string, 0, n), values: make([]any, 0, n)}
 }
 
 // Len returns the number of members.
@@ -36,70 +42,85 @@ func (o *Object) Len() int { return len(o.keys) }
 // Keys returns the member names in order. The caller must not modify the slice.
 func (o *Object) Keys() []string { return o.keys }
 
+// find returns the position of a member, or -1.
+func (o *Object) find(key string) int {
+	if o.index != nil {
+		if i, ok := o.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, k := range o.keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
 // ValueForKey returns the value of a member and whether it exists.
 func (o *Object) ValueForKey(key string) (any, bool) {
-	v, ok := o.values[key]
-	return v, ok
+	if i := o.find(key); i >= 0 {
+		return o.values[i], true
+	}
+	return nil, false
 }
 
 // SetValueForKey sets a member: an existing one keeps its place, a new one goes last.
 func (o *Object) SetValueForKey(key string, value any) {
-	if o.values == nil {
-		o.values = map[string]any{}
+	if i := o.find(key); i >= 0 {
+		o.values[i] = value
+		return
 	}
-	if _, ok := o.values[key]; !ok {
-		o.keys = append(o.keys, key)
+	o.keys = append(o.keys, key)
+	o.values = append(o.values, value)
+	switch {
+	case o.index != nil:
+		o.index[key] = len(o.keys) - 1
+	case len(o.keys) > smallObject:
+		o.reindex()
 	}
-	o.values[key] = value
+}
+
+// reindex builds the index of a large object, or drops it from a small one.
+func (o *Object) reindex() {
+	if len(o.keys) <= smallObject {
+		o.index = nil
+		return
+	}
+	o.index = make(map[string]int, len(o.keys))
+	for i, k := range o.keys {
+		o.index[k] = i
+	}
 }
 
 // RemoveValueForKey removes a member if it exists.
 func (o *Object) RemoveValueForKey(key string) {
-	if _, ok := o.values[key]; !ok {
+	i := o.find(key)
+	if i < 0 {
 		return
 	}
-	delete(o.values, key)
-	o.keys = slices.DeleteFunc(o.keys, func(k string) bool { return k == key })
+	o.keys = slices.Delete(o.keys, i, i+1)
+	o.values = slices.Delete(o.values, i, i+1)
+	if o.index != nil {
+		o.reindex()
+	}
 }
 
 // Clone returns a shallow copy with room for extra more members.
 func (o *Object) Clone(extra int) *Object {
-	out := NewObject(o.Len() + extra)
-	for _, k := range o.keys {
-		out.SetValueForKey(k, o.values[k])
+	out := &Object{
+		keys:   append(make([]string, 0, o.Len()+extra), o.keys...),
+		values: append(make([]any, 0, o.Len()+extra), o.values...),
+	}
+	if o.index != nil {
+		out.reindex()
 	}
 	return out
 }
 
-// MarshalJSON writes the members in order, without escaping HTML characters.
-func (o *Object) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		if err := encodeTo(&buf, k); err != nil {
-			return nil, err
-		}
-		buf.WriteByte(':')
-		if err := encodeTo(&buf, o.values[k]); err != nil {
-			return nil, err
-		}
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
-func encodeTo(buf *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	buf.Truncate(buf.Len() - 1) // the newline Encode adds
-	return nil
-}
+// MarshalJSON writes the members in order, without escaping HTML characters (see Append).
+func (o *Object) MarshalJSON() ([]byte, error) { return Append(nil, o) }
 
 // Of builds an object from alternating keys and values, in that order: Of("Error", e, "Cause", c).
 func Of(pairs ...any) *Object {
@@ -116,6 +137,16 @@ var ErrTrailingData = errors.New("trailing data after the JSON value")
 // Decode parses one JSON value into the model, keeping the document's member order. Numbers
 // follow asl.NumberValue.
 func Decode(raw []byte) (any, error) {
+	if json.Valid(raw) {
+		v, _ := parseValid(raw, 0)
+		return v, nil
+	}
+	// The decoder's errors describe what is wrong.
+	return decodeTokens(raw)
+}
+
+// decodeTokens is Decode with encoding/json's decoder, token by token.
+func decodeTokens(raw []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	v, err := decodeValue(dec)
@@ -205,8 +236,8 @@ func ToGeneric(v any) any {
 	switch x := v.(type) {
 	case *Object:
 		out := make(map[string]any, x.Len())
-		for _, k := range x.keys {
-			out[k] = ToGeneric(x.values[k])
+		for i, k := range x.keys {
+			out[k] = ToGeneric(x.values[i])
 		}
 		return out
 	case []any:
@@ -225,8 +256,8 @@ func Copy(v any) any {
 	switch x := v.(type) {
 	case *Object:
 		out := NewObject(x.Len())
-		for _, k := range x.keys {
-			out.SetValueForKey(k, Copy(x.values[k]))
+		for i, k := range x.keys {
+			out.SetValueForKey(k, Copy(x.values[i]))
 		}
 		return out
 	case []any:
