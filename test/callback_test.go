@@ -2,6 +2,7 @@ package test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"sync"
@@ -49,23 +50,13 @@ func startCallbackStack(t *testing.T) *stack.Stack {
 			return []time.Duration{0}
 		})
 		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
-			TimeScale: cleanupTimeScale, Seed: 11, Handlers: simulate.Handlers(), EventPolicy: policy,
+			Held: true, Seed: 11, Handlers: simulate.Handlers(), EventPolicy: policy,
 		})
 	})
 	if c.err != nil {
 		t.Fatalf("start the callback stack: %v", c.err)
 	}
 	return c.st
-}
-
-// closeCallbackStack stops the callback stack, if a test started it, and removes its assembly.
-func closeCallbackStack() {
-	if callbackStack.st != nil {
-		_ = callbackStack.st.Close()
-	}
-	if callbackStack.dir != "" {
-		_ = os.RemoveAll(callbackStack.dir)
-	}
 }
 
 func queued(arns ...string) func(lock) bool {
@@ -120,19 +111,35 @@ func TestCallbackReconcilerSkipsDeadWaiter(t *testing.T) {
 	waitForLock(t, st, "the cleanup to free C's slot", free)
 }
 
-// waitForState waits until the execution has entered the named state.
+// waitForState waits, in virtual time, until the execution has entered the named state.
 func waitForState(t *testing.T, st *stack.Stack, arn, state string) {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	waitVirtual(t, st, fmt.Sprintf("%s to enter %q", arn, state), func() (bool, string) {
 		if slices.Contains(enteredStates(t, st, arn), state) {
-			return
+			return true, ""
 		}
 		desc, err := st.Emulator.DescribeExecution(context.Background(), arn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if desc.Status != emulator.StatusRunning || time.Now().After(deadline) {
+		if desc.Status != emulator.StatusRunning {
 			t.Fatalf("%s never entered %q (status %s)", arn, state, desc.Status)
 		}
-	}
+		return false, fmt.Sprintf("status %s", desc.Status)
+	})
+}
+
+// waitForEnd waits, in virtual time, until the execution is no longer running and returns its
+// description.
+func waitForEnd(t *testing.T, st *stack.Stack, arn string) emulator.ExecutionDescription {
+	t.Helper()
+	var desc emulator.ExecutionDescription
+	waitVirtual(t, st, arn+" to end", func() (bool, string) {
+		var err error
+		if desc, err = st.Emulator.DescribeExecution(context.Background(), arn); err != nil {
+			t.Fatal(err)
+		}
+		return desc.Status != emulator.StatusRunning, fmt.Sprintf("status %s", desc.Status)
+	})
+	return desc
 }

@@ -88,23 +88,13 @@ func startTimedStack(t *testing.T) *stack.Stack {
 			return
 		}
 		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
-			TimeScale: cleanupTimeScale, Seed: 5, Handlers: simulate.Handlers(),
+			Held: true, Seed: 5, Handlers: simulate.Handlers(),
 		})
 	})
 	if c.err != nil {
 		t.Fatalf("start the timed stack: %v", c.err)
 	}
 	return c.st
-}
-
-// closeTimedStack stops the timed stack, if a test started it, and removes its assembly.
-func closeTimedStack() {
-	if timedStack.st != nil {
-		_ = timedStack.st.Close()
-	}
-	if timedStack.dir != "" {
-		_ = os.RemoveAll(timedStack.dir)
-	}
 }
 
 // TestTimedOutHolderIsReleasedByCleanup: an execution that times out while it holds the slot
@@ -328,9 +318,8 @@ func TestItemTooLargeFailsFast(t *testing.T) {
 	defer fill("REMOVE #f", nil)
 
 	a := startHolder(t, st)
-	d, err := st.Emulator.Wait(ctx, a)
-	if err != nil || d.Status != emulator.StatusFailed || deref(d.Error) != machines.ErrorLockTable {
-		t.Fatalf("A ended %s %s (%v), want FAILED %s", d.Status, deref(d.Error), err, machines.ErrorLockTable)
+	if d := waitForEnd(t, st, a); d.Status != emulator.StatusFailed || deref(d.Error) != machines.ErrorLockTable {
+		t.Fatalf("A ended %s %s, want FAILED %s", d.Status, deref(d.Error), machines.ErrorLockTable)
 	}
 	if l := readLock(t, st); !free(l) {
 		t.Errorf("after the failed acquire the lock is %+v, want no holder and a counter at 0", l)

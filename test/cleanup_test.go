@@ -3,6 +3,7 @@ package test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -47,7 +48,51 @@ var cleanupStack struct {
 	crashNext atomic.Bool
 }
 
-const cleanupTimeScale = 0.01
+// The end-to-end tests run their stacks on the skipping clock (stack.Options.TimeScale 0), so
+// that a loaded machine cannot fail them: each shared stack starts with its clock held
+// (stack.Options.Held) and the tests, which run one after the other, own that hold. Virtual
+// time stands still while a test acts on running executions and reads their state, and moves
+// only while the test sleeps on the clock between two reads (waitVirtual), pollStep at a time.
+const (
+	// pollStep is the virtual time a waiting test lets pass between two reads.
+	pollStep = time.Second
+	// waitBound is the virtual time a test waits for a condition before it fails: twenty runs of
+	// the reconciler's default schedule.
+	waitBound = 100 * time.Minute
+)
+
+// waitVirtual lets the stack's virtual time run, pollStep at a time, until done reports true;
+// done's string describes the state for the failure message when waitBound passes first. The
+// caller owns the clock's hold (see pollStep).
+func waitVirtual(t *testing.T, st *stack.Stack, what string, done func() (bool, string)) {
+	t.Helper()
+	clock := st.Clock()
+	deadline := clock.Now().Add(waitBound)
+	for {
+		ok, state := done()
+		if ok {
+			return
+		}
+		if clock.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s after %s of virtual time; %s", what, waitBound, state)
+		}
+		if err := clock.Sleep(context.Background(), pollStep); err != nil {
+			t.Fatalf("sleep on the stack's clock: %v", err)
+		}
+	}
+}
+
+// closeHeld gives back the hold the tests own on a shared stack's clock, so that what still
+// runs can end, closes the stack and removes its assembly.
+func closeHeld(st *stack.Stack, dir string) {
+	if st != nil {
+		st.ReleaseHold()
+		_ = st.Close()
+	}
+	if dir != "" {
+		_ = os.RemoveAll(dir)
+	}
+}
 
 // startCleanupStack synthesizes the demo once and runs it; the bus applies cleanupStack.fault.
 func startCleanupStack(t *testing.T) *stack.Stack {
@@ -81,7 +126,7 @@ func startCleanupStack(t *testing.T) *stack.Stack {
 			return state == machines.StateAcquireSlot && c.crashNext.CompareAndSwap(true, false)
 		}
 		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
-			TimeScale: cleanupTimeScale, Seed: 3, Handlers: c.work.handlers(), EventPolicy: policy, CrashAfter: crash,
+			Held: true, Seed: 3, Handlers: c.work.handlers(), EventPolicy: policy, CrashAfter: crash,
 		})
 	})
 	if c.err != nil {
@@ -93,14 +138,9 @@ func startCleanupStack(t *testing.T) *stack.Stack {
 // TestMain closes the shared stacks after the tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	closeTimedStack()
-	closeCallbackStack()
-	if st := cleanupStack.st; st != nil {
-		_ = st.Close()
-	}
-	if cleanupStack.dir != "" {
-		_ = os.RemoveAll(cleanupStack.dir)
-	}
+	closeHeld(timedStack.st, timedStack.dir)
+	closeHeld(callbackStack.st, callbackStack.dir)
+	closeHeld(cleanupStack.st, cleanupStack.dir)
 	os.Exit(code)
 }
 
@@ -148,22 +188,19 @@ func readLock(t *testing.T, st *stack.Stack) lock {
 	return l
 }
 
-// waitForLock polls the lock until done says so, checking the invariant (counter == holders
-// <= 1) at every read; it fails the test after a generous real-time bound.
+// waitForLock reads the lock every pollStep of virtual time until done says so, checking the
+// invariant (counter == holders <= 1) at every read; it fails the test after waitBound.
 func waitForLock(t *testing.T, st *stack.Stack, what string, done func(lock) bool) lock {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		l := readLock(t, st)
+	var l lock
+	waitVirtual(t, st, what, func() (bool, string) {
+		l = readLock(t, st)
 		if l.count != len(l.holders) || l.count > 1 {
 			t.Fatalf("invariant broken while waiting for %s: counter %d, holders %v (limit 1)", what, l.count, l.holders)
 		}
-		if done(l) {
-			return l
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting for %s; lock: %+v", what, l)
-		}
-	}
+		return done(l), fmt.Sprintf("lock: %+v", l)
+	})
+	return l
 }
 
 func heldBy(arn string) func(lock) bool {
