@@ -3,11 +3,6 @@ package emulator
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -40,55 +35,30 @@ var jsonataKnownDifferences = map[string]string{
 // and compares status, output (by value: JSONata builds objects without a member order), error,
 // cause and the state-level history with assigned variables and EvaluationFailed events.
 func TestConformanceJSONata(t *testing.T) {
-	groups, err := os.ReadDir(jsonataConformanceDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("JSONata conformance cases not found at %s: this clone has no shared/conformance folder", jsonataConformanceDir)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	em := New(Options{Clock: NewScaledClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0)})
 	defer em.Close()
 	em.RegisterIntegration(unexpectedLambda{})
-	var summary []string
-	total, passed := 0, 0
-	for _, g := range groups {
-		if !g.IsDir() {
-			continue
-		}
-		files, err := filepath.Glob(filepath.Join(jsonataConformanceDir, g.Name(), "*.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sort.Strings(files)
-		groupPassed := 0
-		t.Run(g.Name(), func(t *testing.T) {
-			for _, file := range files {
-				c := loadCase(t, file)
-				t.Run(c.ID, func(t *testing.T) {
-					problems := checkCase(t, em, c, false)
-					reason, known := jsonataKnownDifferences[c.ID]
-					switch {
-					case len(problems) == 0 && known:
-						t.Errorf("passes but is listed as a known difference (%s): remove it from jsonataKnownDifferences", reason)
-					case len(problems) == 0:
-						groupPassed++
-					case known:
-						t.Logf("known difference (%s):\n%s", reason, strings.Join(problems, "\n"))
-					default:
-						for _, p := range problems {
-							t.Error(p)
-						}
-					}
-				})
+	passed, total, summary := forEachCase(t, jsonataConformanceDir, func(t *testing.T, c conformanceCase) bool {
+		pass := false
+		t.Run(c.ID, func(t *testing.T) {
+			problems := checkCase(t, em, c, false)
+			reason, known := jsonataKnownDifferences[c.ID]
+			switch {
+			case len(problems) == 0 && known:
+				t.Errorf("passes but is listed as a known difference (%s): remove it from jsonataKnownDifferences", reason)
+			case len(problems) == 0:
+				pass = true
+			case known:
+				t.Logf("known difference (%s):\n%s", reason, strings.Join(problems, "\n"))
+			default:
+				for _, p := range problems {
+					t.Error(p)
+				}
 			}
-			t.Logf("%s: %d/%d passed", g.Name(), groupPassed, len(files))
 		})
-		summary = append(summary, fmt.Sprintf("%s %d/%d", g.Name(), groupPassed, len(files)))
-		total += len(files)
-		passed += groupPassed
-	}
-	t.Logf("JSONata conformance: %d/%d passed, %d known differences (%s)", passed, total, len(jsonataKnownDifferences), strings.Join(summary, ", "))
+		return pass
+	})
+	t.Logf("JSONata conformance: %d/%d passed, %d known differences (%s)", passed, total, len(jsonataKnownDifferences), summary)
 }
 
 // unexpectedLambda stands in for Lambda in the cases whose Task fails to evaluate its Arguments

@@ -40,22 +40,33 @@ type conformanceCase struct {
 // output, error and cause exactly (numbers by value), the output's object member order, plus the
 // state-level history of the cases without Parallel or Map states.
 func TestConformance(t *testing.T) {
-	groups, err := os.ReadDir(conformanceDir)
+	em := New(Options{Clock: NewScaledClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0)})
+	defer em.Close()
+	passed, total, summary := forEachCase(t, conformanceDir, func(t *testing.T, c conformanceCase) bool {
+		return t.Run(c.ID, func(t *testing.T) { runCase(t, em, c) })
+	})
+	t.Logf("conformance: %d/%d passed (%s)", passed, total, summary)
+}
+
+// forEachCase runs check on every case of the corpus in dir, one subtest group per folder, and
+// returns how many checks reported a pass, how many cases there were, and a per-group summary.
+// It skips the test with a message when dir is absent, as it is in a user's clone, and fails it
+// when dir holds no case.
+func forEachCase(t *testing.T, dir string, check func(t *testing.T, c conformanceCase) bool) (passed, total int, summary string) {
+	t.Helper()
+	groups, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("conformance cases not found at %s: this clone has no shared/conformance folder", conformanceDir)
+		t.Skipf("conformance cases not found at %s: this clone has no shared/conformance folder", dir)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	em := New(Options{Clock: NewScaledClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), 0)})
-	defer em.Close()
-	var summary []string
-	total, passed := 0, 0
+	var parts []string
 	for _, g := range groups {
 		if !g.IsDir() {
 			continue
 		}
-		files, err := filepath.Glob(filepath.Join(conformanceDir, g.Name(), "*.json"))
+		files, err := filepath.Glob(filepath.Join(dir, g.Name(), "*.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,18 +74,20 @@ func TestConformance(t *testing.T) {
 		groupPassed := 0
 		t.Run(g.Name(), func(t *testing.T) {
 			for _, file := range files {
-				c := loadCase(t, file)
-				if t.Run(c.ID, func(t *testing.T) { runCase(t, em, c) }) {
+				if check(t, loadCase(t, file)) {
 					groupPassed++
 				}
 			}
 			t.Logf("%s: %d/%d passed", g.Name(), groupPassed, len(files))
 		})
-		summary = append(summary, fmt.Sprintf("%s %d/%d", g.Name(), groupPassed, len(files)))
+		parts = append(parts, fmt.Sprintf("%s %d/%d", g.Name(), groupPassed, len(files)))
 		total += len(files)
 		passed += groupPassed
 	}
-	t.Logf("conformance: %d/%d passed (%s)", passed, total, strings.Join(summary, ", "))
+	if total == 0 {
+		t.Fatalf("no conformance cases under %s", dir)
+	}
+	return passed, total, strings.Join(parts, ", ")
 }
 
 func loadCase(t *testing.T, file string) conformanceCase {

@@ -3,11 +3,6 @@ package emulator
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
 	"testing"
 	"time"
 )
@@ -21,39 +16,14 @@ const replaySeed = 17
 // output, error, cause) and its whole history (event ids, previous ids, timestamps, types,
 // details, order).
 func TestConformanceCasesReplay(t *testing.T) {
-	groups, err := os.ReadDir(conformanceDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("conformance cases not found at %s: this clone has no shared/conformance folder", conformanceDir)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := 0
-	for _, g := range groups {
-		if !g.IsDir() {
-			continue
-		}
-		files, err := filepath.Glob(filepath.Join(conformanceDir, g.Name(), "*.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sort.Strings(files)
-		t.Run(g.Name(), func(t *testing.T) {
-			for _, file := range files {
-				c := loadCase(t, file)
-				t.Run(c.ID, func(t *testing.T) {
-					first, second := replayRun(t, c), replayRun(t, c)
-					if first != second {
-						t.Errorf("two runs of seed %d differ:\nfirst  %s\nsecond %s", replaySeed, first, second)
-					}
-				})
+	forEachCase(t, conformanceDir, func(t *testing.T, c conformanceCase) bool {
+		return t.Run(c.ID, func(t *testing.T) {
+			first, second := replayRun(t, c), replayRun(t, c)
+			if first != second {
+				t.Errorf("two runs of seed %d differ:\nfirst  %s\nsecond %s", replaySeed, first, second)
 			}
 		})
-		cases += len(files)
-	}
-	if cases == 0 {
-		t.Fatalf("no conformance cases under %s", conformanceDir)
-	}
+	})
 }
 
 // replayRun runs a case on a new emulator seeded with replaySeed and renders the execution's
