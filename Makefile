@@ -2,7 +2,7 @@
 # DynamoDB Local), and the Go module proxy and the npm registry; `make setup` installs the rest.
 #
 #   make demo    set up, then run the original demo locally (100 executions, limit 5) and chart it
-#   make test    gofmt, go vet, synth + asl-validator, go test -race, the example app
+#   make test    gofmt, go vet, staticcheck, synth + asl-validator, go test -race, the example app
 #   make synth   cdk synth into cdk.out/, then one cdk.out/asl/<LogicalId>.asl.json per machine
 #   make deploy  cdk deploy (needs AWS credentials)
 #   make bench-sidebyside  the emulator's executions per second beside aws-local-stepfunctions
@@ -34,7 +34,7 @@ SIDEBYSIDE_ARGS ?=
 GO_FILES = $(shell find . -name '*.go' -not -path './.cdk/*' -not -path './$(CDK_OUT)/*' -not -path './.git/*')
 TESTDATA_ASL = $(shell find . \( -path ./.cdk -o -path ./$(CDK_OUT) -o -path ./.git \) -prune -o -path '*/testdata/*' -name '*.asl.json' -print | sort)
 
-.PHONY: help setup node-tooling dynamodb-local demo synth deploy test fmt-check vet validate-asl go-test example bench bench-sidebyside soak clean
+.PHONY: help setup node-tooling dynamodb-local demo synth deploy test fmt-check vet staticcheck validate-asl go-test example bench bench-sidebyside soak clean
 
 help: ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -61,13 +61,19 @@ synth: node-tooling ## cdk synth into cdk.out/ and extract each state machine's 
 deploy: node-tooling ## cdk deploy the demo app (needs AWS credentials)
 	$(CDK) deploy $(CDK_ARGS)
 
-test: fmt-check vet validate-asl go-test example ## gofmt, go vet, asl-validator on testdata and synthesized ASL, go test -race, the example app
+test: fmt-check vet staticcheck validate-asl go-test example ## gofmt, go vet, staticcheck, asl-validator on testdata and synthesized ASL, go test -race, the example app
 
 fmt-check: ## fail listing the Go files gofmt would change
 	@unformatted="$$(gofmt -l $(GO_FILES))"; \
 	if [[ -n "$$unformatted" ]]; then \
 		echo "gofmt: these files are not formatted (run gofmt -w on them):"; echo "$$unformatted"; exit 1; \
 	fi; echo "gofmt: ok"
+
+# staticcheck, pinned (the module proxy serves 2026.2.2 as v0.8.2), over this module.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+staticcheck: ## staticcheck ./... (pinned)
+	go run $(STATICCHECK) ./...
 
 vet: ## go vet ./..., in this module and in the example app's
 	go vet ./...

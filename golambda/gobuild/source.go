@@ -19,7 +19,7 @@ var ErrGoNotFound = errors.New("the go command is not on PATH: install Go (https
 var ErrNoModule = errors.New("no go.mod found")
 
 // ErrPackageNotFound is returned when the go command cannot locate a function's package.
-var ErrPackageNotFound = errors.New("Go package not found")
+var ErrPackageNotFound = errors.New("package not found")
 
 // ErrNotMain is returned when a function's package is not a main package.
 var ErrNotMain = errors.New("not a main package")
