@@ -60,23 +60,16 @@ func RunDynamoDBAlone(ctx context.Context, endpoint, table string, limit int, lo
 		}
 		return nil
 	}
-	seconds, cpuSeconds, err := runConcurrently(load, pair)
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{
-		Executions:          load.Executions,
-		Seconds:             seconds,
-		ExecutionsPerSecond: float64(load.Executions) / seconds,
-		CPUSeconds:          cpuSeconds,
-		DynamoDBRequests:    2 * int64(load.Executions),
-	}, nil
+	r, err := runConcurrently(load, pair)
+	r.DynamoDBRequests = 2 * int64(load.Executions)
+	return r, err
 }
 
 // runConcurrently calls run(0) to run(load.Executions-1), load.Concurrency at a time, and returns
-// the wall-clock and CPU seconds they took, or the first error (the calls not yet begun are then
-// skipped).
-func runConcurrently(load Load, run func(i int) error) (seconds, cpuSeconds float64, err error) {
+// their timing as a Result (executions, wall-clock and CPU seconds, executions per second), or the
+// first error (the calls not yet begun are then skipped).
+func runConcurrently(load Load, run func(i int) error) (Result, error) {
+	var err error
 	var (
 		next    atomic.Int64
 		errOnce sync.Once
@@ -95,5 +88,14 @@ func runConcurrently(load Load, run func(i int) error) (seconds, cpuSeconds floa
 		})
 	}
 	wg.Wait()
-	return time.Since(start).Seconds(), (processCPU() - cpu).Seconds(), err
+	if err != nil {
+		return Result{}, err
+	}
+	seconds := time.Since(start).Seconds()
+	return Result{
+		Executions:          load.Executions,
+		Seconds:             seconds,
+		ExecutionsPerSecond: float64(load.Executions) / seconds,
+		CPUSeconds:          (processCPU() - cpu).Seconds(),
+	}, nil
 }

@@ -46,6 +46,7 @@ type Output struct {
 // WorkFailed is the named error the function fails with on "fail".
 type WorkFailed struct{ Reason string }
 
+// Error describes the failure; aws-lambda-go reports the type name, WorkFailed, as errorType.
 func (e *WorkFailed) Error() string { return "work failed: " + e.Reason }
 
 var invocations int
