@@ -24,7 +24,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/lock"
 	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 )
 
@@ -85,18 +85,23 @@ var notTableNameChars = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
 // name. It skips the test when DynamoDB Local is missing.
 func (s *Server) CreateTable(tb testing.TB, withSortKey bool) string {
 	tb.Helper()
-	return s.createTable(tb, "pk", withSortKey)
+	sortKey := ""
+	if withSortKey {
+		sortKey = "sk"
+	}
+	return s.createTable(tb, "pk", sortKey)
 }
 
 // CreateLockTable is CreateTable for a lock table, keyed as the Semaphore construct keys it
-// (machines.AttributeLockName).
+// (lock.AttributeLockName and the sort key lock.AttributeEntry).
 func (s *Server) CreateLockTable(tb testing.TB) string {
 	tb.Helper()
-	return s.createTable(tb, machines.AttributeLockName, false)
+	return s.createTable(tb, lock.AttributeLockName, lock.AttributeEntry)
 }
 
-// createTable creates the table of CreateTable with the partition key partitionKey.
-func (s *Server) createTable(tb testing.TB, partitionKey string, withSortKey bool) string {
+// createTable creates the table of CreateTable with the partition key partitionKey and, unless
+// it is "", the sort key sortKey.
+func (s *Server) createTable(tb testing.TB, partitionKey, sortKey string) string {
 	tb.Helper()
 	s.SkipIfMissing(tb)
 	name := fmt.Sprintf("%s-%d", notTableNameChars.ReplaceAllString(tb.Name(), "_"), tablesCreated.Add(1))
@@ -109,9 +114,9 @@ func (s *Server) createTable(tb testing.TB, partitionKey string, withSortKey boo
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String(partitionKey), KeyType: types.KeyTypeHash}},
 		BillingMode:          types.BillingModePayPerRequest,
 	}
-	if withSortKey {
-		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS})
-		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange})
+	if sortKey != "" {
+		in.AttributeDefinitions = append(in.AttributeDefinitions, types.AttributeDefinition{AttributeName: aws.String(sortKey), AttributeType: types.ScalarAttributeTypeS})
+		in.KeySchema = append(in.KeySchema, types.KeySchemaElement{AttributeName: aws.String(sortKey), KeyType: types.KeyTypeRange})
 	}
 	if _, err := s.Client.CreateTable(tb.Context(), in); err != nil {
 		tb.Fatalf("CreateTable %s: %v", name, err)

@@ -1,0 +1,288 @@
+package lock
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
+)
+
+// DefaultAttempts bounds the read-then-write rounds of one operation before it gives up with
+// ErrBusy (the state machine retries it).
+const DefaultAttempts = 25
+
+// DynamoDBAPI is the part of the DynamoDB client the lock uses; *dynamodb.Client satisfies it.
+type DynamoDBAPI interface {
+	GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
+	DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error)
+	Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
+	BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
+	TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error)
+}
+
+// StepFunctionsAPI is the part of the Step Functions client the lock uses to wake waiters and
+// to tell dead ones; *sfn.Client satisfies it.
+type StepFunctionsAPI interface {
+	SendTaskSuccess(ctx context.Context, in *sfn.SendTaskSuccessInput, opts ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error)
+	DescribeExecution(ctx context.Context, in *sfn.DescribeExecutionInput, opts ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error)
+}
+
+// Client runs the lock operations on the locks of one table.
+type Client struct {
+	table     string
+	ddb       DynamoDBAPI
+	sfn       StepFunctionsAPI
+	now       func() time.Time
+	attempts  int
+	lookAhead int32
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// WithNow sets the clock of the times written into holder and waiter items. Default: time.Now.
+func WithNow(now func() time.Time) Option { return func(c *Client) { c.now = now } }
+
+// WithAttempts bounds the rounds of one operation. Default: DefaultAttempts.
+func WithAttempts(n int) Option { return func(c *Client) { c.attempts = n } }
+
+// DefaultLookAhead is how many of the oldest waiters a release reads at once: when a
+// concurrent release takes the oldest, it hands its slot to the next without reading again.
+const DefaultLookAhead = 4
+
+// New returns the Client of table's locks. sfnClient may be nil for a client that never
+// wakes waiters (Poll locks, inspection).
+func New(table string, ddb DynamoDBAPI, sfnClient StepFunctionsAPI, opts ...Option) (*Client, error) {
+	if table == "" {
+		return nil, fmt.Errorf("%w: the lock table's name is required", ErrInvalidRequest)
+	}
+	if ddb == nil {
+		return nil, fmt.Errorf("%w: a DynamoDB client is required", ErrInvalidRequest)
+	}
+	c := &Client{table: table, ddb: ddb, sfn: sfnClient, now: time.Now, attempts: DefaultAttempts, lookAhead: DefaultLookAhead}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// Table is the name of the lock table the client works on.
+func (c *Client) Table() string { return c.table }
+
+// Wake is the output a woken waiter's task receives.
+type Wake struct {
+	// GrantedBy is the execution whose slot the waiter took over, or the waiter itself when
+	// it took a free slot.
+	GrantedBy string `json:"grantedBy"`
+	// Ticket is the waiter's ticket (0 for an execution that took a free slot on its first
+	// park, never having waited).
+	Ticket int64 `json:"ticket,omitempty"`
+}
+
+// waiter is a waiter item as read.
+type waiter struct {
+	ticket    int64
+	execution string
+	token     string
+}
+
+// counter is the counter item as read.
+type counter struct {
+	exists  bool
+	count   int
+	tickets int64
+}
+
+func str(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+func num(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+func stringOf(item map[string]types.AttributeValue, name string) string {
+	s, _ := item[name].(*types.AttributeValueMemberS)
+	if s == nil {
+		return ""
+	}
+	return s.Value
+}
+
+func numberOf(item map[string]types.AttributeValue, name string) int64 {
+	n, _ := item[name].(*types.AttributeValueMemberN)
+	if n == nil {
+		return 0
+	}
+	v, _ := strconv.ParseInt(n.Value, 10, 64)
+	return v
+}
+
+func parseCounter(item map[string]types.AttributeValue) counter {
+	return counter{exists: item != nil, count: int(numberOf(item, AttributeCount)), tickets: numberOf(item, AttributeTickets)}
+}
+
+func parseWaiter(item map[string]types.AttributeValue) (waiter, bool) {
+	t, ok := TicketOf(stringOf(item, AttributeEntry))
+	if !ok {
+		return waiter{}, false
+	}
+	return waiter{ticket: t, execution: stringOf(item, AttributeExecution), token: stringOf(item, AttributeToken)}, true
+}
+
+// head reads the counter item and the oldest n waiters in one strongly consistent Query:
+// the counter's sort key sorts just before the waiters'.
+func (c *Client) head(ctx context.Context, lock string, n int32) (counter, []waiter, error) {
+	out, err := c.ddb.Query(ctx, &dynamodb.QueryInput{
+		TableName:                 aws.String(c.table),
+		ConsistentRead:            aws.Bool(true),
+		KeyConditionExpression:    aws.String("#lock = :lock AND #entry >= :from"),
+		ExpressionAttributeNames:  map[string]string{"#lock": AttributeLockName, "#entry": AttributeEntry},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":lock": str(lock), ":from": str(EntryLock)},
+		Limit:                     aws.Int32(n + 1),
+	})
+	if err != nil {
+		return counter{}, nil, classify("read the lock "+strconv.Quote(lock), err)
+	}
+	var ctr counter
+	var ws []waiter
+	for _, item := range out.Items {
+		if stringOf(item, AttributeEntry) == EntryLock {
+			ctr = parseCounter(item)
+			continue
+		}
+		if w, ok := parseWaiter(item); ok {
+			ws = append(ws, w)
+		}
+	}
+	if len(ws) > int(n) {
+		ws = ws[:n]
+	}
+	return ctr, ws, nil
+}
+
+// readCounter reads the counter item, strongly consistent.
+func (c *Client) readCounter(ctx context.Context, lock string) (counter, error) {
+	out, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: aws.String(c.table), Key: Key(lock, EntryLock), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return counter{}, classify("read the lock "+strconv.Quote(lock), err)
+	}
+	return parseCounter(out.Item), nil
+}
+
+// cancelled reports which items of a cancelled transaction failed their condition, by
+// position; ok is false when err is not a cancellation for conditions alone (a conflict with
+// another transaction, say), which the caller retries.
+func cancelled(err error) (failed []bool, ok bool) {
+	var tc *types.TransactionCanceledException
+	if !errors.As(err, &tc) || len(tc.CancellationReasons) == 0 {
+		return nil, false
+	}
+	failed = make([]bool, len(tc.CancellationReasons))
+	for i, r := range tc.CancellationReasons {
+		switch aws.ToString(r.Code) {
+		case "ConditionalCheckFailed":
+			failed[i] = true
+		case "", "None":
+		default:
+			return nil, false
+		}
+	}
+	return failed, true
+}
+
+// transact sends one transaction. done is true when it was applied; when its conditions
+// failed, failed tells which items' did. Any other cancellation (a conflicting transaction)
+// and transient errors come back as done false and failed nil: try again.
+func (c *Client) transact(ctx context.Context, what string, items ...types.TransactWriteItem) (done bool, failed []bool, err error) {
+	_, err = c.ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	if err == nil {
+		return true, nil, nil
+	}
+	if failed, ok := cancelled(err); ok {
+		return false, failed, nil
+	}
+	var tc *types.TransactionCanceledException
+	if errors.As(err, &tc) {
+		return false, nil, nil // a conflict with a concurrent transaction: read and try again
+	}
+	err = classify(what, err)
+	if errors.Is(err, ErrBusy) {
+		return false, nil, nil
+	}
+	return false, nil, err
+}
+
+// The transaction items, one function each, so that every operation builds them alike.
+
+func (c *Client) countUp(lock string, limit int) types.TransactWriteItem {
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName: aws.String(c.table), Key: Key(lock, EntryLock),
+		UpdateExpression: aws.String(AcquireCountUpdate), ConditionExpression: aws.String(AcquireCountCondition),
+		ExpressionAttributeNames:  map[string]string{"#count": AttributeCount},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":zero": num(0), ":one": num(1), ":limit": num(int64(limit))},
+	}}
+}
+
+func (c *Client) countDown(lock string) types.TransactWriteItem {
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName: aws.String(c.table), Key: Key(lock, EntryLock),
+		UpdateExpression: aws.String(ReleaseCountUpdate), ConditionExpression: aws.String(ReleaseCountCondition),
+		ExpressionAttributeNames:  map[string]string{"#count": AttributeCount},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":zero": num(0), ":one": num(1)},
+	}}
+}
+
+func (c *Client) putHolder(lock, execution string) types.TransactWriteItem {
+	item := Key(lock, HolderEntry(execution))
+	item[AttributeSince] = str(c.timestamp())
+	return types.TransactWriteItem{Put: &types.Put{
+		TableName: aws.String(c.table), Item: item,
+		ConditionExpression: aws.String(ItemAbsent), ExpressionAttributeNames: map[string]string{"#entry": AttributeEntry},
+	}}
+}
+
+func (c *Client) deleteEntry(lock, entry string) types.TransactWriteItem {
+	return types.TransactWriteItem{Delete: &types.Delete{
+		TableName: aws.String(c.table), Key: Key(lock, entry),
+		ConditionExpression: aws.String(ItemPresent), ExpressionAttributeNames: map[string]string{"#entry": AttributeEntry},
+	}}
+}
+
+// wake completes a waiter's task token.
+func (c *Client) wake(ctx context.Context, token string, w Wake) error {
+	if c.sfn == nil {
+		return fmt.Errorf("%w: no Step Functions client to wake a waiter with", ErrInvalidRequest)
+	}
+	output, err := json.Marshal(w)
+	if err != nil {
+		return err
+	}
+	_, err = c.sfn.SendTaskSuccess(ctx, &sfn.SendTaskSuccessInput{TaskToken: aws.String(token), Output: aws.String(string(output))})
+	return err
+}
+
+// running reports whether the execution is RUNNING; one that does not exist is not.
+func (c *Client) running(ctx context.Context, execution string) (bool, error) {
+	out, err := c.sfn.DescribeExecution(ctx, &sfn.DescribeExecutionInput{ExecutionArn: aws.String(execution)})
+	var missing *sfntypes.ExecutionDoesNotExist
+	switch {
+	case errors.As(err, &missing):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("%w: describe %s: %w", ErrBusy, execution, err)
+	}
+	return out.Status == sfntypes.ExecutionStatusRunning, nil
+}
+
+// timestamp renders the current time like $$.State.EnteredTime.
+func (c *Client) timestamp() string { return c.now().UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -1,0 +1,109 @@
+package lock
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The lock table's key schema: every item of a lock shares the lock's partition, and the sort
+// key tells the items apart (the package comment lists them).
+const (
+	// AttributeLockName is the partition key (a string): the lock's name.
+	AttributeLockName = "LockName"
+	// AttributeEntry is the sort key (a string): EntryLock, HolderEntry(execution) or
+	// WaiterEntry(ticket).
+	AttributeEntry = "Entry"
+)
+
+// EntryLock is the sort key of a lock's counter item.
+const EntryLock = "lock"
+
+// Prefixes of the sort keys of holder and waiter items. In sort order a lock's partition
+// reads: its holders ("h#…"), its counter item ("lock"), its waiters ("w#…") oldest first.
+const (
+	HolderPrefix = "h#"
+	WaiterPrefix = "w#"
+)
+
+// ticketDigits is the width of a waiter's zero-padded ticket in its sort key, so that the sort
+// order of the keys is the order of the tickets.
+const ticketDigits = 16
+
+// Attributes of the items.
+const (
+	// AttributeCount is the counter item's number of holders. The name is the AWS sample's.
+	AttributeCount = "currentlockcount"
+	// AttributeTickets is the counter item's number of tickets drawn: each execution that
+	// may have to wait draws the next one first, and its place in the queue is its ticket.
+	AttributeTickets = "tickets"
+	// AttributeSince is when a holder took its slot, or a waiter joined the queue
+	// ($$.State.EnteredTime's format).
+	AttributeSince = "since"
+	// AttributeExecution is a waiter's execution ARN.
+	AttributeExecution = "execution"
+	// AttributeToken is a waiter's task token: completing it wakes the waiter.
+	AttributeToken = "token"
+)
+
+// HolderEntry is the sort key of the holder item of execution.
+func HolderEntry(execution string) string { return HolderPrefix + execution }
+
+// WaiterEntry is the sort key of the waiter item of ticket.
+func WaiterEntry(ticket int64) string {
+	return fmt.Sprintf("%s%0*d", WaiterPrefix, ticketDigits, ticket)
+}
+
+// TicketOf reads the ticket back from a waiter item's sort key; ok is false for any other key.
+func TicketOf(entry string) (ticket int64, ok bool) {
+	digits, found := strings.CutPrefix(entry, WaiterPrefix)
+	if !found {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	return n, err == nil
+}
+
+// ExecutionOf reads the execution back from a holder item's sort key; ok is false for any other key.
+func ExecutionOf(entry string) (execution string, ok bool) {
+	return strings.CutPrefix(entry, HolderPrefix)
+}
+
+// Key is the primary key of a lock's item.
+func Key(lock, entry string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		AttributeLockName: &types.AttributeValueMemberS{Value: lock},
+		AttributeEntry:    &types.AttributeValueMemberS{Value: entry},
+	}
+}
+
+// Expressions of the operations that change the holder count, shared by the state machines
+// (which send them through the AWS SDK integration for TransactWriteItems) and this package.
+// #count names AttributeCount, #entry AttributeEntry.
+const (
+	// AcquireCountUpdate counts one more holder, creating the counter item on first use.
+	AcquireCountUpdate = "SET #count = if_not_exists(#count, :zero) + :one"
+	// AcquireCountCondition admits only below the limit (strictly: "<", so lowering the limit
+	// stops admissions).
+	AcquireCountCondition = "attribute_not_exists(#count) OR #count < :limit"
+	// ReleaseCountUpdate counts one holder less.
+	ReleaseCountUpdate = "SET #count = #count - :one"
+	// ReleaseCountCondition keeps the counter from going negative.
+	ReleaseCountCondition = "#count > :zero"
+	// ItemAbsent is the condition of a holder or waiter item's creation.
+	ItemAbsent = "attribute_not_exists(#entry)"
+	// ItemPresent is the condition of a holder or waiter item's removal.
+	ItemPresent = "attribute_exists(#entry)"
+	// DrawTicketUpdate draws the next ticket; the new AttributeTickets is the ticket.
+	DrawTicketUpdate = "SET #tickets = if_not_exists(#tickets, :zero) + :one"
+)
+
+// MaxLimit is the largest limit a lock takes. The counter item stays small whatever the
+// limit (each holder is an item of its own), so the bound only keeps a typo from reading as a
+// deliberate choice.
+const MaxLimit = 1_000_000
+
+// MaxLockNameBytes is the longest lock name: DynamoDB's limit for a partition key value.
+const MaxLockNameBytes = 2048

@@ -1,0 +1,244 @@
+package lock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// ParkRequest is a waiting execution's park: its "Wait In Queue" task, parked on Token.
+type ParkRequest struct {
+	// Lock is the lock's name.
+	Lock string
+	// Limit is the lock's limit.
+	Limit int
+	// Execution is the parking execution's ARN.
+	Execution string
+	// Ticket is the execution's ticket, drawn before it parked (DrawTicketUpdate): its place
+	// in the queue.
+	Ticket int64
+	// Token is the parked task's token.
+	Token string
+	// Again is true when the task parks again (its earlier park timed out or failed): the
+	// execution may wait already, or hold the slot its lost wake-up was for.
+	Again bool
+}
+
+// ParkResult says what Park did.
+type ParkResult struct {
+	// Queued: the execution waits in the queue for a hand-off.
+	Queued bool `json:"queued"`
+	// Admitted: the execution holds a slot, and its token was completed.
+	Admitted bool `json:"admitted"`
+}
+
+// Park admits the execution at once when a slot is free and nobody with an older ticket waits,
+// and otherwise puts it in the queue under its ticket with its token; a re-park keeps its place
+// with the new token, or completes it when the execution was handed a slot meanwhile. A free
+// slot with older waiters goes to the oldest of them, not to the caller.
+func (c *Client) Park(ctx context.Context, r ParkRequest) (ParkResult, error) {
+	switch {
+	case r.Lock == "" || r.Execution == "" || r.Token == "":
+		return ParkResult{}, fmt.Errorf("%w: park needs a lock name, an execution and a task token", ErrInvalidRequest)
+	case r.Limit < 1:
+		return ParkResult{}, fmt.Errorf("%w: park needs a limit of at least 1, got %d", ErrInvalidRequest, r.Limit)
+	case r.Ticket < 1:
+		return ParkResult{}, fmt.Errorf("%w: park needs the execution's ticket (at least 1), got %d", ErrInvalidRequest, r.Ticket)
+	}
+	if r.Again {
+		res, done, err := c.parkAgain(ctx, r)
+		if err != nil || done {
+			return res, err
+		}
+	}
+	for range c.attempts {
+		ctr, err := c.readCounter(ctx, r.Lock)
+		if err != nil {
+			return ParkResult{}, err
+		}
+		if ctr.count >= r.Limit {
+			return c.enqueue(ctx, r)
+		}
+		res, done, err := c.parkBelowLimit(ctx, r)
+		if err != nil || done {
+			return res, err
+		}
+	}
+	return ParkResult{}, fmt.Errorf("%w: park %s on %q: the lock changed under %d attempts", ErrBusy, r.Execution, r.Lock, c.attempts)
+}
+
+// parkAgain finds a re-parking execution holding (its wake-up was lost) or waiting (it keeps its
+// place with the new token); done is false when it is neither, and parks as on its first try.
+func (c *Client) parkAgain(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
+	holds, err := c.Holds(ctx, r.Lock, r.Execution)
+	if err != nil || holds {
+		return c.admitted(ctx, r, holds, err)
+	}
+	_, err = c.ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(c.table), Key: Key(r.Lock, WaiterEntry(r.Ticket)),
+		UpdateExpression:          aws.String("SET #token = :token"),
+		ConditionExpression:       aws.String(ItemPresent + " AND #execution = :execution"),
+		ExpressionAttributeNames:  map[string]string{"#entry": AttributeEntry, "#token": AttributeToken, "#execution": AttributeExecution},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":token": str(r.Token), ":execution": str(r.Execution)},
+	})
+	var failed *types.ConditionalCheckFailedException
+	switch {
+	case errors.As(err, &failed):
+		// Not waiting: handed a slot since the read, or never queued.
+		holds, err := c.Holds(ctx, r.Lock, r.Execution)
+		if err != nil || holds {
+			return c.admitted(ctx, r, holds, err)
+		}
+		return ParkResult{}, false, nil
+	case err != nil:
+		return ParkResult{}, true, classify("refresh the token of "+r.Execution, err)
+	}
+	return c.afterEnqueue(ctx, r)
+}
+
+// admitted completes the execution's own token: it holds a slot.
+func (c *Client) admitted(ctx context.Context, r ParkRequest, holds bool, err error) (ParkResult, bool, error) {
+	if err != nil || !holds {
+		return ParkResult{}, err != nil, err
+	}
+	if err := c.wake(ctx, r.Token, Wake{GrantedBy: r.Execution, Ticket: r.Ticket}); err != nil {
+		return ParkResult{}, true, fmt.Errorf("%w: complete the task of %s: %w", ErrBusy, r.Execution, err)
+	}
+	return ParkResult{Admitted: true}, true, nil
+}
+
+// parkBelowLimit takes a free slot for the execution, unless an older waiter is owed it: then
+// that waiter is admitted and done is false (the caller reads again).
+func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
+	_, waiters, err := c.head(ctx, r.Lock, 1)
+	if err != nil {
+		return ParkResult{}, true, err
+	}
+	if len(waiters) > 0 && waiters[0].ticket < r.Ticket {
+		_, err := c.admitOldest(ctx, r.Lock, r.Limit, waiters)
+		return ParkResult{}, err != nil, err
+	}
+	done, failed, err := c.transact(ctx, "acquire for "+r.Execution, c.countUp(r.Lock, r.Limit), c.putHolder(r.Lock, r.Execution))
+	switch {
+	case err != nil:
+		return ParkResult{}, true, err
+	case done || (failed != nil && failed[1]):
+		// Taken now, or held already (an earlier attempt's reply was lost).
+		return c.admitted(ctx, r, true, nil)
+	}
+	return ParkResult{}, false, nil
+}
+
+// enqueue puts the execution in the queue under its ticket, then makes sure that no slot was
+// freed meanwhile with nobody left to hand it on: a release that found the queue empty
+// counted its slot back before the waiter item existed.
+func (c *Client) enqueue(ctx context.Context, r ParkRequest) (ParkResult, error) {
+	item := Key(r.Lock, WaiterEntry(r.Ticket))
+	item[AttributeExecution] = str(r.Execution)
+	item[AttributeToken] = str(r.Token)
+	item[AttributeSince] = str(c.timestamp())
+	_, err := c.ddb.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: aws.String(c.table), Item: item,
+		ConditionExpression:       aws.String(ItemAbsent + " OR #execution = :execution"),
+		ExpressionAttributeNames:  map[string]string{"#entry": AttributeEntry, "#execution": AttributeExecution},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":execution": str(r.Execution)},
+	})
+	var failed *types.ConditionalCheckFailedException
+	switch {
+	case errors.As(err, &failed):
+		return ParkResult{}, fmt.Errorf("%w: ticket %d of %q belongs to another execution; draw a new ticket", ErrInvalidRequest, r.Ticket, r.Lock)
+	case err != nil:
+		return ParkResult{}, classify("enqueue "+r.Execution, err)
+	}
+	res, _, err := c.afterEnqueue(ctx, r)
+	return res, err
+}
+
+// afterEnqueue admits waiters while a slot is free: the waiter's half of the double check
+// that keeps a freed slot from staying free while someone waits.
+func (c *Client) afterEnqueue(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
+	if err := c.fillFreeSlots(ctx, r.Lock, r.Limit); err != nil {
+		return ParkResult{}, true, err
+	}
+	return ParkResult{Queued: true}, true, nil
+}
+
+// fillFreeSlots admits the oldest waiters while the lock holds fewer than limit.
+func (c *Client) fillFreeSlots(ctx context.Context, lock string, limit int) error {
+	for range c.attempts {
+		ctr, waiters, err := c.head(ctx, lock, c.lookAhead)
+		if err != nil {
+			return err
+		}
+		if ctr.count >= limit || len(waiters) == 0 {
+			return nil
+		}
+		if _, err := c.admitOldest(ctx, lock, limit, waiters); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: admit the waiters of %q: the lock changed under %d attempts", ErrBusy, lock, c.attempts)
+}
+
+// admitOldest gives a free slot to the oldest of waiters that is still waiting and wakes it;
+// a waiter found dead gives the slot up again. admittedTo is "" when every one of them was
+// taken by someone else meanwhile, or the lock filled up.
+func (c *Client) admitOldest(ctx context.Context, lock string, limit int, waiters []waiter) (admittedTo string, err error) {
+	for _, w := range waiters {
+		done, failed, err := c.transact(ctx, "admit "+w.execution,
+			c.countUp(lock, limit), c.putHolder(lock, w.execution), c.deleteEntry(lock, WaiterEntry(w.ticket)))
+		switch {
+		case err != nil:
+			return "", err
+		case failed != nil && failed[0]:
+			return "", nil // full again
+		case failed != nil && failed[1]:
+			// It holds already (a re-park raced): it only has to leave the queue.
+			if err := c.removeWaiter(ctx, lock, w.ticket); err != nil {
+				return "", err
+			}
+			continue
+		case failed != nil:
+			continue // taken by someone else: the next one
+		case !done:
+			return "", nil // a conflict: read again
+		}
+		if err := c.wakeGranted(ctx, lock, limit, w, w.execution); err != nil {
+			return "", err
+		}
+		return w.execution, nil
+	}
+	return "", nil
+}
+
+// removeWaiter deletes a waiter item; one that is gone already is no error.
+func (c *Client) removeWaiter(ctx context.Context, lock string, ticket int64) error {
+	_, err := c.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(ticket))})
+	if err != nil {
+		return classify(fmt.Sprintf("remove the waiter with ticket %d", ticket), err)
+	}
+	return nil
+}
+
+// DrawTicket draws the next ticket of lock, as a state machine does before it parks
+// (DrawTicketUpdate): one write of the counter item.
+func (c *Client) DrawTicket(ctx context.Context, lock string) (int64, error) {
+	if lock == "" {
+		return 0, fmt.Errorf("%w: drawing a ticket needs a lock name", ErrInvalidRequest)
+	}
+	out, err := c.ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(c.table), Key: Key(lock, EntryLock),
+		UpdateExpression:          aws.String(DrawTicketUpdate),
+		ExpressionAttributeNames:  map[string]string{"#tickets": AttributeTickets},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":zero": num(0), ":one": num(1)},
+		ReturnValues:              types.ReturnValueUpdatedNew,
+	})
+	if err != nil {
+		return 0, classify("draw a ticket of "+lock, err)
+	}
+	return numberOf(out.Attributes, AttributeTickets), nil
+}

@@ -1,0 +1,119 @@
+package lock
+
+import (
+	"context"
+	"fmt"
+)
+
+// ReleaseResult says what Release did.
+type ReleaseResult struct {
+	// Released: the execution held a slot and gave it up (to a waiter or to the lock).
+	Released bool `json:"released"`
+	// HandedTo are the waiters the slot was handed to, in order; all but the last were found
+	// dead when woken, and their slot went on to the next.
+	HandedTo []string `json:"handedTo,omitempty"`
+}
+
+// Release gives execution's slot of lock to the oldest waiter and wakes it, or back to the lock
+// when nobody waits. Releasing an execution that holds no slot does nothing: Release is
+// idempotent. A woken waiter whose task cannot be completed and whose execution is not RUNNING
+// is released in turn, so its slot goes on to the next waiter. A lock holding limit slots or
+// more (the limit was lowered) hands none on: the slot goes back to the lock.
+func (c *Client) Release(ctx context.Context, lock, execution string, limit int) (ReleaseResult, error) {
+	switch {
+	case lock == "" || execution == "":
+		return ReleaseResult{}, fmt.Errorf("%w: release needs a lock name and an execution", ErrInvalidRequest)
+	case limit < 1:
+		return ReleaseResult{}, fmt.Errorf("%w: release needs a limit of at least 1, got %d", ErrInvalidRequest, limit)
+	}
+	var res ReleaseResult
+	holder := execution
+	for range c.attempts {
+		next, done, err := c.releaseOnce(ctx, lock, holder, limit, &res)
+		if err != nil || done {
+			return res, err
+		}
+		if next != "" {
+			holder = next // a dead waiter was handed the slot: release it in turn
+		}
+	}
+	return res, fmt.Errorf("%w: release %s on %q: the lock changed under %d attempts", ErrBusy, execution, lock, c.attempts)
+}
+
+// releaseOnce makes one release step for holder from one read: done when the release is
+// complete, next naming a dead waiter that was handed the slot and must be released in turn,
+// neither when the lock changed and the step must be tried again.
+func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (next string, done bool, err error) {
+	own := len(res.HandedTo) == 0
+	ctr, waiters, err := c.head(ctx, lock, c.lookAhead)
+	if err != nil {
+		return "", true, err
+	}
+	if len(waiters) == 0 || ctr.count > limit {
+		ok, failed, err := c.transact(ctx, "release "+holder, c.countDown(lock), c.deleteEntry(lock, HolderEntry(holder)))
+		switch {
+		case err != nil:
+			return "", true, err
+		case failed != nil && failed[1]:
+			return "", true, nil // not a holder: released already
+		case !ok:
+			return "", false, nil
+		}
+		if own {
+			res.Released = true
+		}
+		// The releaser's half of the double check: a waiter that joined after the read finds
+		// the slot free, or is found here.
+		return "", true, c.fillFreeSlots(ctx, lock, limit)
+	}
+	for _, w := range waiters {
+		ok, failed, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution,
+			c.deleteEntry(lock, HolderEntry(holder)), c.putHolder(lock, w.execution), c.deleteEntry(lock, WaiterEntry(w.ticket)))
+		switch {
+		case err != nil:
+			return "", true, err
+		case failed != nil && failed[0]:
+			return "", true, nil // not a holder: released already
+		case failed != nil && failed[1]:
+			if err := c.removeWaiter(ctx, lock, w.ticket); err != nil {
+				return "", true, err
+			}
+			continue
+		case failed != nil:
+			continue // taken by a concurrent release: the next one
+		case !ok:
+			return "", false, nil
+		}
+		if own {
+			res.Released = true
+		}
+		res.HandedTo = append(res.HandedTo, w.execution)
+		dead, err := c.wakeOrFindDead(ctx, w, holder)
+		if err != nil || !dead {
+			return "", true, err
+		}
+		return w.execution, false, nil
+	}
+	return "", false, nil
+}
+
+// wakeGranted wakes a waiter admitted to a free slot; a dead one gives the slot up again.
+func (c *Client) wakeGranted(ctx context.Context, lock string, limit int, w waiter, grantedBy string) error {
+	dead, err := c.wakeOrFindDead(ctx, w, grantedBy)
+	if err != nil || !dead {
+		return err
+	}
+	_, err = c.Release(ctx, lock, w.execution, limit)
+	return err
+}
+
+// wakeOrFindDead wakes a waiter that was just handed a slot. If its task cannot be completed,
+// dead reports whether its execution is not RUNNING (the slot must go on); a RUNNING waiter
+// finds its slot itself when its task times out and it parks again.
+func (c *Client) wakeOrFindDead(ctx context.Context, w waiter, grantedBy string) (dead bool, err error) {
+	if c.wake(ctx, w.token, Wake{GrantedBy: grantedBy, Ticket: w.ticket}) == nil {
+		return false, nil
+	}
+	alive, err := c.running(ctx, w.execution)
+	return !alive, err
+}
