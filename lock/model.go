@@ -107,3 +107,17 @@ const MaxLimit = 1_000_000
 
 // MaxLockNameBytes is the longest lock name: DynamoDB's limit for a partition key value.
 const MaxLockNameBytes = 2048
+
+// IAM actions on the lock table, by user. A transaction needs the action of each of its
+// writes.
+var (
+	// ClientActions are what a Client's operations need: the hand-off function's, the
+	// reconciler's (with dynamodb:Scan), the CLI's.
+	ClientActions = []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"}
+	// AcquireActions are what the acquire transaction and its read-back need.
+	AcquireActions = []string{"dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Query"}
+	// ReleaseActions are what the release transaction and its read-back need.
+	ReleaseActions = []string{"dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:Query"}
+	// TicketActions are what drawing a ticket needs.
+	TicketActions = []string{"dynamodb:UpdateItem"}
+)

@@ -242,3 +242,26 @@ func (c *Client) DrawTicket(ctx context.Context, lock string) (int64, error) {
 	}
 	return numberOf(out.Attributes, AttributeTickets), nil
 }
+
+// TryAcquire takes a free slot of lock for execution without waiting, as the Poll strategy's
+// acquire does (the acquire transaction): true when the execution holds a slot afterwards
+// (taken now, or held already), false when the lock is full.
+func (c *Client) TryAcquire(ctx context.Context, lock, execution string, limit int) (bool, error) {
+	if lock == "" || execution == "" || limit < 1 {
+		return false, fmt.Errorf("%w: an acquire needs a lock name, an execution and a limit of at least 1", ErrInvalidRequest)
+	}
+	for range c.attempts {
+		done, failed, err := c.transact(ctx, "acquire for "+execution, c.countUp(lock, limit), c.putHolder(lock, execution))
+		switch {
+		case err != nil:
+			return false, err
+		case done || (failed != nil && failed[1]):
+			return true, nil
+		case failed != nil:
+			// Full; DynamoDB need not report every failed condition, so read whether the
+			// execution holds a slot already.
+			return c.Holds(ctx, lock, execution)
+		}
+	}
+	return false, fmt.Errorf("%w: acquire %s on %q: the lock changed under %d attempts", ErrBusy, execution, lock, c.attempts)
+}

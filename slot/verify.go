@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/aws/aws-lambda-go/lambda/messages"
 	"github.com/aws/aws-lambda-go/lambdacontext"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // The error names Verify's failures carry, as the state machine sees them.
@@ -28,12 +25,6 @@ const (
 // ErrNoSlotContext is wrapped by Verify's error when the invocation carries no Turnstile
 // client context.
 var ErrNoSlotContext = errors.New("slot: the invocation carries no Turnstile client context")
-
-// DynamoDBAPI is the part of the DynamoDB client Verify uses; *dynamodb.Client satisfies it.
-type DynamoDBAPI interface {
-	GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
-	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
-}
 
 // Context is what the semaphore passes its Lambda work in the client context.
 type Context struct {
@@ -74,13 +65,14 @@ func FromContext(ctx context.Context) (Context, error) {
 
 // Verify returns nil when the invoking execution was never redriven (it reached its work
 // through the acquire and holds its slot: no request is made), when it holds a slot of its
-// lock, or when it has just taken a free one with the semaphore's own conditional acquire (below the limit, nobody queued): what
-// the redrive guard would do, done before the work starts rather than after. Otherwise it
-// returns an error that Lambda reports under the name ErrorNotHolder (every slot is taken: a
-// redrive after the execution's slot was freed) or ErrorNoSlotContext (not invoked by a
-// semaphore), or the DynamoDB error. It needs dynamodb:GetItem and dynamodb:UpdateItem on the
-// lock table.
-func Verify(ctx context.Context, ddb DynamoDBAPI) error {
+// lock, or when it has just taken a free one with the lock's own acquire transaction
+// (lock.Client.TryAcquire): what the redrive guard would do, done before the work starts rather
+// than after. Otherwise it returns an error that Lambda reports under the name ErrorNotHolder
+// (every slot is taken: a redrive after the execution's slot was freed) or ErrorNoSlotContext
+// (not invoked by a semaphore), or the DynamoDB error. It needs dynamodb:UpdateItem and
+// dynamodb:PutItem on the lock table (the transaction's two writes). *dynamodb.Client
+// satisfies lock.DynamoDBAPI.
+func Verify(ctx context.Context, ddb lock.DynamoDBAPI) error {
 	c, err := FromContext(ctx)
 	if err != nil {
 		return messages.InvokeResponse_Error{Type: ErrorNoSlotContext, Message: err.Error()}
@@ -90,50 +82,17 @@ func Verify(ctx context.Context, ddb DynamoDBAPI) error {
 		// is freed only once it is no longer RUNNING: it holds one. Nothing to read.
 		return nil
 	}
-	key := map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: c.Lock}}
-	if held, err := holds(ctx, ddb, c, key); err != nil || held {
-		return err
+	locks, err := lock.New(c.Table, ddb, nil)
+	if err != nil {
+		return fmt.Errorf("slot: %w", err)
 	}
-	_, err = ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(c.Table),
-		Key:                      key,
-		UpdateExpression:         aws.String(machines.AcquireUpdateExpression),
-		ConditionExpression:      aws.String(machines.AcquireConditionExpression),
-		ExpressionAttributeNames: machines.AcquireExpressionNames(c.Execution),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":zero":  &types.AttributeValueMemberN{Value: "0"},
-			":one":   &types.AttributeValueMemberN{Value: "1"},
-			":limit": &types.AttributeValueMemberN{Value: strconv.Itoa(c.Limit)},
-			":now":   &types.AttributeValueMemberS{Value: time.Now().UTC().Format("2006-01-02T15:04:05.000Z")},
-		},
-	})
-	var full *types.ConditionalCheckFailedException
+	held, err := locks.TryAcquire(ctx, c.Lock, c.Execution, c.Limit)
 	switch {
-	case errors.As(err, &full):
-		// Full, or the redrive guard took a slot for the execution in the meantime.
-		if held, err := holds(ctx, ddb, c, key); err != nil || held {
-			return err
-		}
-		return messages.InvokeResponse_Error{Type: ErrorNotHolder, Message: fmt.Sprintf(
-			"the execution %s holds no slot of the lock %q and all %d are taken: it was redriven after its slot was freed; start a new execution", c.Execution, c.Lock, c.Limit)}
 	case err != nil:
 		return fmt.Errorf("slot: take a slot of the lock %q: %w", c.Lock, err)
+	case !held:
+		return messages.InvokeResponse_Error{Type: ErrorNotHolder, Message: fmt.Sprintf(
+			"the execution %s holds no slot of the lock %q and all %d are taken: it was redriven after its slot was freed; start a new execution", c.Execution, c.Lock, c.Limit)}
 	}
 	return nil
-}
-
-// holds reads, strongly consistent, whether the execution holds a slot.
-func holds(ctx context.Context, ddb DynamoDBAPI, c Context, key map[string]types.AttributeValue) (bool, error) {
-	out, err := ddb.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:                aws.String(c.Table),
-		Key:                      key,
-		ConsistentRead:           aws.Bool(true),
-		ProjectionExpression:     aws.String(machines.HolderProjectionExpression),
-		ExpressionAttributeNames: map[string]string{"#holder": c.Execution},
-	})
-	if err != nil {
-		return false, fmt.Errorf("slot: read the lock %q: %w", c.Lock, err)
-	}
-	_, held := out.Item[c.Execution]
-	return held, nil
 }

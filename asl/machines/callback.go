@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // WaitStrategy is how an execution that finds every slot taken waits for one.
@@ -34,69 +35,40 @@ const DefaultCallbackTimeout = 5 * time.Minute
 // for the token's outcome.
 const ResourceLambdaInvokeWaitForTaskToken = ResourceLambdaInvoke + ".waitForTaskToken"
 
-// The actions of the hand-off function, named in its payload's "action".
+// Error names the hand-off function fails with: those of package lock.
 const (
-	// HandOffActionPark enqueues the execution (or admits it at once when it may take a slot)
-	// and completes its task token when it holds a slot.
-	HandOffActionPark = "park"
-	// HandOffActionRelease gives the execution's slot to the oldest waiter (or back to the
-	// lock when nobody waits) and removes the execution from the queue.
-	HandOffActionRelease = "release"
-)
-
-// Error names the hand-off function fails with.
-const (
-	// ErrorQueueBusy: the lock item kept changing under the hand-off function's conditional
+	// ErrorQueueBusy: the lock kept changing under the hand-off function's conditional
 	// writes, or DynamoDB answered with a transient error; a retry is safe.
-	ErrorQueueBusy = "Turnstile.QueueBusy"
-	// ErrorQueueFull: the lock item has no room for another waiter (DynamoDB's 400 KB item
-	// limit; each waiter costs its ARN twice and its task token). The execution parks again
-	// after a jittered pause, like Poll, and fails with this error when the pauses run out.
-	ErrorQueueFull = "Turnstile.QueueFull"
+	ErrorQueueBusy = lock.ErrorBusy
 	// ErrorInvalidHandOffRequest: the hand-off function was invoked with a payload it cannot
-	// serve (an unknown action, a missing lock name, execution or token).
-	ErrorInvalidHandOffRequest = "Turnstile.InvalidHandOffRequest"
+	// serve (an unknown action, a missing lock name, execution, ticket or token).
+	ErrorInvalidHandOffRequest = lock.ErrorInvalidRequest
 )
 
-// waitInQueue parks the execution in the lock's queue until it holds a slot. When no wake-up
-// comes within CallbackTimeout the task times out and is retried: the retry parks again (the
-// hand-off function keeps the execution's place, takes a slot handed to it meanwhile, or
-// admits it if a slot is free). After AcquireTimeout in all, it leaves the queue.
+// waitInQueue parks the execution under its ticket until it holds a slot (the hand-off
+// function admits it at once when a slot is free and nobody older waits). When no wake-up comes
+// within CallbackTimeout the task times out and is retried: the retry parks again
+// ($$.State.RetryCount above 0), keeping the execution's place, or taking a slot handed to it
+// meanwhile. After AcquireTimeout in all, it leaves the queue.
 func (b builder) waitInQueue() *asl.Task {
 	period := seconds(b.o.CallbackTimeout)
 	parks := (seconds(b.o.AcquireTimeout) + period - 1) / period
-	retry := append([]*asl.Retrier{
-		{
-			ErrorEquals:     []string{asl.ErrorTimeout},
-			IntervalSeconds: asl.Int(1),
-			MaxAttempts:     asl.Int(max(parks-1, 0)),
-			BackoffRate:     asl.Float(1),
-		},
-		{
-			ErrorEquals:     []string{ErrorQueueFull},
-			IntervalSeconds: asl.Int(5),
-			MaxAttempts:     asl.Int(max(seconds(b.o.AcquireTimeout)/30, 1)),
-			BackoffRate:     asl.Float(1.5),
-			MaxDelaySeconds: asl.Int(60),
-			JitterStrategy:  asl.JitterFull,
-		},
-	}, handOffRetry()...)
+	retry := append([]*asl.Retrier{{
+		ErrorEquals:     []string{asl.ErrorTimeout},
+		IntervalSeconds: asl.Int(1),
+		MaxAttempts:     asl.Int(max(parks-1, 0)),
+		BackoffRate:     asl.Float(1),
+	}}, handOffRetry()...)
+	payload := b.handOffPayload(HandOffActionPark)
+	payload["taskToken.$"] = "$$.Task.Token"
+	payload["retryCount.$"] = "$$.State.RetryCount"
 	return &asl.Task{
 		Transition:     asl.Next(StateRunWork),
 		Resource:       ResourceLambdaInvokeWaitForTaskToken,
 		TimeoutSeconds: asl.Int(period),
-		Parameters: map[string]any{
-			"FunctionName": b.o.HandOffFunctionArn,
-			"Payload": map[string]any{
-				"action":         HandOffActionPark,
-				"lockName.$":     "$.lockName",
-				"limit":          b.o.Limit,
-				"executionArn.$": "$$.Execution.Id",
-				"taskToken.$":    "$$.Task.Token",
-			},
-		},
-		ResultPath: asl.NullPath(),
-		Retry:      retry,
+		Parameters:     map[string]any{"FunctionName": b.o.HandOffFunctionArn, "Payload": payload},
+		ResultPath:     asl.NullPath(),
+		Retry:          retry,
 		Catch: []*asl.Catcher{
 			{ErrorEquals: []string{asl.ErrorTimeout}, Next: StateLeaveQueue, ResultPath: asl.NullPath()},
 			{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")},
@@ -104,47 +76,48 @@ func (b builder) waitInQueue() *asl.Task {
 	}
 }
 
-// leaveQueue removes the execution from the queue (and passes on a slot it was handed in the
-// meantime) before it fails with ErrorAcquireTimeout. If it cannot, the cleanup does it after
-// the execution failed.
+// leaveQueue takes the execution out of the queue (and passes on a slot it was handed in the
+// meantime) before it fails with ErrorAcquireTimeout. If it cannot, the slot's hand-off skips
+// it when it finds its execution ended.
 func (b builder) leaveQueue() *asl.Task {
 	return &asl.Task{
 		Transition: asl.Next(StateAcquireTimedOut),
 		Resource:   ResourceLambdaInvoke,
-		Parameters: b.handOffParameters(),
+		Parameters: map[string]any{"FunctionName": b.o.HandOffFunctionArn, "Payload": b.handOffPayload(HandOffActionLeave)},
 		ResultPath: asl.NullPath(),
 		Retry:      handOffRetry(),
 		Catch:      []*asl.Catcher{{ErrorEquals: []string{asl.ErrorAll}, Next: StateAcquireTimedOut, ResultPath: asl.NullPath()}},
 	}
 }
 
-// handOff gives the slot to the oldest waiter, then goes to next. After a failed work
-// (afterFailure) any error goes on to re-raise the work's error: the cleanup frees the slot.
+// handOff gives the slot to the oldest waiter, or back to the lock, then goes to next. After a
+// failed work (afterFailure) any error goes on to re-raise the work's error: the cleanup frees
+// the slot.
 func (b builder) handOff(next string, afterFailure bool) *asl.Task {
 	catch := []*asl.Catcher{{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")}}
 	if afterFailure {
 		catch = []*asl.Catcher{{ErrorEquals: []string{asl.ErrorAll}, Next: next, ResultPath: asl.NullPath()}}
 	}
+	payload := b.handOffPayload(HandOffActionRelease)
+	delete(payload, "ticket.$")
 	return &asl.Task{
 		Transition: asl.Next(next),
 		Resource:   ResourceLambdaInvoke,
-		Parameters: b.handOffParameters(),
+		Parameters: map[string]any{"FunctionName": b.o.HandOffFunctionArn, "Payload": payload},
 		ResultPath: asl.NullPath(),
 		Retry:      handOffRetry(),
 		Catch:      catch,
 	}
 }
 
-// handOffParameters invoke the hand-off function's release for this execution.
-func (b builder) handOffParameters() map[string]any {
+// handOffPayload is the hand-off function's payload for action, for this execution.
+func (b builder) handOffPayload(action string) map[string]any {
 	return map[string]any{
-		"FunctionName": b.o.HandOffFunctionArn,
-		"Payload": map[string]any{
-			"action":         HandOffActionRelease,
-			"lockName.$":     "$.lockName",
-			"limit":          b.o.Limit,
-			"executionArn.$": "$$.Execution.Id",
-		},
+		"action":         action,
+		"lockName.$":     "$.lockName",
+		"limit":          b.o.Limit,
+		"executionArn.$": "$$.Execution.Id",
+		"ticket.$":       "$.ticket.n",
 	}
 }
 

@@ -58,9 +58,10 @@ func (o CleanupOptions) validate(withLimit bool) (CleanupOptions, error) {
 //     out of order) is left alone; an unknown one fails with ErrorExecutionNotFound.
 //  3. The lock name is the fixed one, or read from the execution's input at LockNamePath (an
 //     input without one never acquired: nothing to release).
-//  4. The conditional release removes the execution's holder attribute and decrements the
-//     counter; ConditionalCheckFailed (not a holder: released already, or never acquired) is
-//     success, so duplicated events are no-ops.
+//  4. The release transaction deletes the execution's holder item and counts one holder less
+//     (with a hand-off function, that function's release hands the slot to the oldest waiter);
+//     "not a holder" (released already, or never acquired) is success, so duplicated events
+//     are no-ops.
 func Cleanup(opts CleanupOptions) (*asl.StateMachine, error) {
 	o, err := opts.validate(opts.HandOffFunctionArn != "") // the hand-off needs the limit
 	if err != nil {
@@ -84,9 +85,14 @@ func Cleanup(opts CleanupOptions) (*asl.StateMachine, error) {
 		asl.NamedState{Name: StateReleased, State: &asl.Succeed{}},
 	)
 	if o.HandOffFunctionArn == "" {
-		// The hand-off function tells "not a holder" itself; the plain release's failed
-		// condition means it.
-		states = append(states, asl.NamedState{Name: StateAlreadyReleased, State: &asl.Succeed{}})
+		// The hand-off function tells "not a holder" itself; a cancelled release transaction
+		// means it unless the read-back finds the execution still holding.
+		states = append(states,
+			asl.NamedState{Name: StateCheckReleased, State: cleanupRef(o).holderCountTask(StateStillHolding, "$.released", nil)},
+			asl.NamedState{Name: StateStillHolding, State: stillHolding(StateAlreadyReleased)},
+			asl.NamedState{Name: StateWaitBeforeRelease, State: waitBeforeRelease(StateReleaseHolder)},
+			asl.NamedState{Name: StateAlreadyReleased, State: &asl.Succeed{}},
+		)
 	}
 	states = append(states,
 		asl.NamedState{Name: StateLockTableError, State: &asl.Fail{Error: ErrorLockTable, CausePath: "$.lockTableError.Cause"}},
@@ -206,16 +212,10 @@ func prepareHolder(o CleanupOptions, next string) *asl.Pass {
 	return &asl.Pass{Transition: asl.Next(next), Parameters: params}
 }
 
-// holderNames names the lock's counter and the execution's holder attribute.
-func holderNames() map[string]any {
-	return map[string]any{"#count": AttributeHolderCount, "#holder.$": "$.executionArn"}
-}
-
-// acquireNames names the acquire's attributes for the execution named in the data.
-func acquireNames() map[string]any {
-	names := holderNames()
-	names["#queue"] = AttributeQueue
-	return names
+// cleanupRef is where the cleanup's and the redrive guard's lock tasks find the lock and the
+// execution: in the data prepareHolder leaves.
+func cleanupRef(o CleanupOptions) lockRef {
+	return lockRef{table: o.TableName, lockName: "$.lockName", execution: "$.executionArn"}
 }
 
 // releaseHolder is the semaphore's conditional release, for the holder named in the data; with
@@ -239,22 +239,8 @@ func releaseHolder(o CleanupOptions) *asl.Task {
 			Catch:      []*asl.Catcher{{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")}},
 		}
 	}
-	return &asl.Task{
-		Transition: asl.Next(StateReleased),
-		Resource:   ResourceUpdateItem,
-		Parameters: map[string]any{
-			"TableName":                 o.TableName,
-			"Key":                       key(),
-			"UpdateExpression":          ReleaseUpdateExpression,
-			"ConditionExpression":       ReleaseConditionExpression,
-			"ExpressionAttributeNames":  holderNames(),
-			"ExpressionAttributeValues": map[string]any{":one": number(1)},
-		},
-		ResultPath: asl.NullPath(),
-		Retry:      transientRetry(),
-		Catch: []*asl.Catcher{
-			{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: StateAlreadyReleased, ResultPath: asl.NullPath()},
-			fatalCatch(),
-		},
-	}
+	return cleanupRef(o).releaseTask(StateReleased, []*asl.Catcher{
+		{ErrorEquals: []string{ErrorTransactionCanceled}, Next: StateCheckReleased, ResultPath: asl.NullPath()},
+		fatalCatch(),
+	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // cleanupGoldenCases are the cleanup machines and redrive guards kept as golden files.
@@ -89,7 +90,8 @@ func TestCleanupOptionErrors(t *testing.T) {
 }
 
 // TestCleanupReleasesWithTheSemaphoresExpressions checks that the cleanup's release and the
-// guard's re-acquire are the semaphore's own conditional updates.
+// guard's re-acquire are the lock's own transactions (package lock's expressions), and that a
+// cancelled one is read back.
 func TestCleanupReleasesWithTheSemaphoresExpressions(t *testing.T) {
 	cleanup, err := machines.Cleanup(machines.CleanupOptions{LockName: "L"})
 	if err != nil {
@@ -107,26 +109,27 @@ func TestCleanupReleasesWithTheSemaphoresExpressions(t *testing.T) {
 		wantCaughtNext  string
 		wantLimitString string
 	}{
-		{cleanup, machines.StateReleaseHolder, machines.ReleaseUpdateExpression, machines.ReleaseConditionExpression, machines.StateAlreadyReleased, ""},
-		{guard, machines.StateReacquireSlot, machines.AcquireUpdateExpression, machines.AcquireConditionExpression, machines.StateCheckRedrivenHolder, "3"},
+		{cleanup, machines.StateReleaseHolder, lock.ReleaseCountUpdate, lock.ReleaseCountCondition, machines.StateCheckReleased, ""},
+		{guard, machines.StateReacquireSlot, lock.AcquireCountUpdate, lock.AcquireCountCondition, machines.StateCheckRedrivenHolder, "3"},
 	}
 	for _, tc := range tests {
 		task, ok := tc.machine.States.Get(tc.state).(*asl.Task)
-		if !ok {
-			t.Fatalf("%s is not a task", tc.state)
+		if !ok || task.Resource != machines.ResourceTransactWriteItems {
+			t.Fatalf("%s is not a TransactWriteItems task", tc.state)
 		}
-		params := task.Parameters.(map[string]any)
-		if got := params["UpdateExpression"]; got != tc.wantUpdate {
+		items := task.Parameters.(map[string]any)["TransactItems"].([]any)
+		update := items[0].(map[string]any)["Update"].(map[string]any)
+		if got := update["UpdateExpression"]; got != tc.wantUpdate {
 			t.Errorf("%s UpdateExpression = %v, want %v", tc.state, got, tc.wantUpdate)
 		}
-		if got := params["ConditionExpression"]; got != tc.wantCondition {
+		if got := update["ConditionExpression"]; got != tc.wantCondition {
 			t.Errorf("%s ConditionExpression = %v, want %v", tc.state, got, tc.wantCondition)
 		}
-		if got := task.Catch[0]; got.ErrorEquals[0] != machines.ErrorConditionalCheckFailed || got.Next != tc.wantCaughtNext {
-			t.Errorf("%s first catcher = %v → %s, want %s → %s", tc.state, got.ErrorEquals, got.Next, machines.ErrorConditionalCheckFailed, tc.wantCaughtNext)
+		if got := task.Catch[0]; got.ErrorEquals[0] != machines.ErrorTransactionCanceled || got.Next != tc.wantCaughtNext {
+			t.Errorf("%s first catcher = %v → %s, want %s → %s", tc.state, got.ErrorEquals, got.Next, machines.ErrorTransactionCanceled, tc.wantCaughtNext)
 		}
 		if tc.wantLimitString != "" {
-			limit := params["ExpressionAttributeValues"].(map[string]any)[":limit"].(map[string]any)["N"]
+			limit := update["ExpressionAttributeValues"].(map[string]any)[":limit"].(map[string]any)["N"]
 			if limit != tc.wantLimitString {
 				t.Errorf("%s :limit = %v, want %s", tc.state, limit, tc.wantLimitString)
 			}

@@ -1,27 +1,37 @@
 package machines
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/turnstile-sfn/turnstile/asl"
 )
 
-// SemaphoreLimit reads the limit back from a definition Semaphore generated: the ":limit" value
-// of its acquire step. ok is false when m is not such a semaphore machine (it has no acquire
-// step, or no work step, or the limit is not a positive integer).
+// SemaphoreLimit reads the limit back from a definition Semaphore generated: the ":limit"
+// value of its acquire transaction (Poll), or the "limit" of its park (Callback). ok is false
+// when m is not such a semaphore machine (it has neither, or no work step, or the limit is not
+// a positive integer).
 func SemaphoreLimit(m *asl.StateMachine) (limit int, ok bool) {
 	if m.States.Get(StateRunWork) == nil {
 		return 0, false
 	}
-	acquire, isTask := m.States.Get(StateAcquireSlot).(*asl.Task)
-	if !isTask {
-		return 0, false
+	var value any
+	if acquire, isTask := m.States.Get(StateAcquireSlot).(*asl.Task); isTask {
+		params, _ := acquire.Parameters.(map[string]any)
+		items, _ := params["TransactItems"].([]any)
+		if len(items) > 0 {
+			first, _ := items[0].(map[string]any)
+			update, _ := first["Update"].(map[string]any)
+			values, _ := update["ExpressionAttributeValues"].(map[string]any)
+			attr, _ := values[":limit"].(map[string]any)
+			value = attr["N"]
+		}
+	} else if park, isTask := m.States.Get(StateWaitInQueue).(*asl.Task); isTask {
+		params, _ := park.Parameters.(map[string]any)
+		payload, _ := params["Payload"].(map[string]any)
+		value = payload["limit"]
 	}
-	params, _ := acquire.Parameters.(map[string]any)
-	values, _ := params["ExpressionAttributeValues"].(map[string]any)
-	attr, _ := values[":limit"].(map[string]any)
-	n, _ := attr["N"].(string)
-	limit, err := strconv.Atoi(n)
+	limit, err := strconv.Atoi(fmt.Sprint(value))
 	if err != nil || limit < 1 {
 		return 0, false
 	}

@@ -28,9 +28,11 @@ func deployed(t *testing.T, opts machines.SemaphoreOptions) *asl.StateMachine {
 }
 
 func TestSemaphoreLimit(t *testing.T) {
-	parsed := deployed(t, machines.SemaphoreOptions{LockName: "L", Limit: 7})
-	if got, ok := machines.SemaphoreLimit(parsed); !ok || got != 7 {
-		t.Errorf("SemaphoreLimit = %d, %v; want 7, true", got, ok)
+	for _, strategy := range []machines.WaitStrategy{machines.WaitPoll, machines.WaitCallback} {
+		parsed := deployed(t, machines.SemaphoreOptions{LockName: "L", Limit: 7, WaitStrategy: strategy})
+		if got, ok := machines.SemaphoreLimit(parsed); !ok || got != 7 {
+			t.Errorf("%s: SemaphoreLimit = %d, %v; want 7, true", strategy, got, ok)
+		}
 	}
 	other := &asl.StateMachine{StartAt: "A", States: asl.States{{Name: "A", State: &asl.Succeed{}}}}
 	if got, ok := machines.SemaphoreLimit(other); ok {

@@ -10,7 +10,7 @@ const (
 	StateInvalidLockName = "Invalid Lock Name"
 	// StatePrepareAcquire sets up the acquire loop's data: the lock name and the time waited.
 	StatePrepareAcquire = "Prepare Acquire"
-	// StateAcquireSlot is the conditional UpdateItem that takes a slot.
+	// StateAcquireSlot is the transaction that takes a free slot (Poll strategy).
 	StateAcquireSlot = "Acquire Slot"
 	// StateCheckHolder reads back, strongly consistent, whether this execution already holds a
 	// slot (its earlier write landed but the reply was lost).
@@ -21,6 +21,9 @@ const (
 	StateCountWait = "Count Wait"
 	// StateWaitForSlot pauses before the next acquire attempt.
 	StateWaitForSlot = "Wait For Slot"
+	// StateTakeTicket draws the execution's ticket, its place in the lock's queue (Callback
+	// strategy).
+	StateTakeTicket = "Take Ticket"
 	// StateWaitInQueue parks the execution in the lock's queue on a task token until it holds
 	// a slot (Callback strategy).
 	StateWaitInQueue = "Wait In Queue"
@@ -33,16 +36,18 @@ const (
 	StateRunWork = "Run Work"
 	// StateReleaseSlot gives the slot back after the work succeeded.
 	StateReleaseSlot = "Release Slot"
-	// StateHandOffSlot gives the slot to the oldest waiter when the plain release found
-	// waiters (Callback strategy).
-	StateHandOffSlot = "Hand Off Slot"
+	// StateCheckReleased reads back whether a release whose transaction was cancelled left the
+	// execution holding (Poll strategy).
+	StateCheckReleased = "Check Released"
+	// StateStillHolding goes on, or releases again when the execution still holds its slot.
+	StateStillHolding = "Still Holding?"
+	// StateWaitBeforeRelease pauses before a release is tried again (its transaction conflicted
+	// with another one).
+	StateWaitBeforeRelease = "Wait Before Release"
 	// StateDone ends the execution with the work's output.
 	StateDone = "Done"
 	// StateReleaseAfterFailure gives the slot back after the work failed.
 	StateReleaseAfterFailure = "Release Slot After Failure"
-	// StateHandOffAfterFailure gives the slot to the oldest waiter after the work failed
-	// (Callback strategy).
-	StateHandOffAfterFailure = "Hand Off Slot After Failure"
 	// StateReraiseWorkError picks the Fail state that repeats the work's error: a caught error
 	// may lack a cause (a Fail state without one) or even a name.
 	StateReraiseWorkError = "Re-raise Work Error"
@@ -59,11 +64,11 @@ const (
 // StateNames returns the names of every state a semaphore machine may have, in rendering order.
 func StateNames() []string {
 	return []string{
-		StateCheckLockName, StateInvalidLockName, StatePrepareAcquire, StateAcquireSlot,
+		StateCheckLockName, StateInvalidLockName, StatePrepareAcquire, StateTakeTicket, StateAcquireSlot,
 		StateCheckHolder, StateSlotHeld, StateCountWait, StateWaitForSlot,
 		StateWaitInQueue, StateLeaveQueue, StateAcquireTimedOut,
-		StateRunWork, StateReleaseSlot, StateHandOffSlot, StateDone, StateReleaseAfterFailure,
-		StateHandOffAfterFailure, StateReraiseWorkError,
+		StateRunWork, StateReleaseSlot, StateCheckReleased, StateStillHolding, StateWaitBeforeRelease, StateDone, StateReleaseAfterFailure,
+		StateReraiseWorkError,
 		StateWorkFailed, StateWorkFailedWithoutCause, StateWorkFailedWithoutError, StateLockTableError,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Defaults applied by Semaphore to the zero values of SemaphoreOptions.
@@ -111,8 +112,8 @@ func (o SemaphoreOptions) checkLockName() *OptionError {
 		return &OptionError{Field: "LockName", Value: "both", Problem: "and LockNamePath are mutually exclusive", Kind: ErrLockName}
 	case o.LockName != "" && strings.TrimSpace(o.LockName) == "":
 		return &OptionError{Field: "LockName", Value: strconv.Quote(o.LockName), Problem: "must not be only blanks", Kind: ErrLockName}
-	case len(o.LockName) > MaxLockNameBytes:
-		return &OptionError{Field: "LockName", Value: fmt.Sprintf("%d bytes", len(o.LockName)), Problem: fmt.Sprintf("must be at most %d bytes long", MaxLockNameBytes), Kind: ErrLockName}
+	case len(o.LockName) > lock.MaxLockNameBytes:
+		return &OptionError{Field: "LockName", Value: fmt.Sprintf("%d bytes", len(o.LockName)), Problem: fmt.Sprintf("must be at most %d bytes long", lock.MaxLockNameBytes), Kind: ErrLockName}
 	case strings.Contains(o.LockName, "${"):
 		return &OptionError{Field: "LockName", Value: strconv.Quote(o.LockName), Problem: "must not contain \"${\", which CloudFormation reads as a DefinitionSubstitutions placeholder", Kind: ErrLockName}
 	case o.LockNamePath != "" && !IsLockNamePath(o.LockNamePath):
@@ -137,7 +138,7 @@ func (o SemaphoreOptions) checkLimit() *OptionError {
 	case o.Limit < 1:
 		return &OptionError{Field: "Limit", Value: o.Limit, Problem: "must be > 0", Kind: ErrLimit}
 	case o.Limit > MaxLimit:
-		return &OptionError{Field: "Limit", Value: o.Limit, Problem: fmt.Sprintf("must be <= MaxLimit (%d, the holders one 400 KB lock item can hold)", MaxLimit), Kind: ErrLimit}
+		return &OptionError{Field: "Limit", Value: o.Limit, Problem: fmt.Sprintf("must be <= MaxLimit (%d)", MaxLimit), Kind: ErrLimit}
 	}
 	return nil
 }

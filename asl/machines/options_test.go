@@ -44,7 +44,7 @@ func TestSemaphoreRejectsInvalidOptions(t *testing.T) {
 		{"wildcard path", valid(func(o *machines.SemaphoreOptions) { o.LockName, o.LockNamePath = "", "$.envs[*]" }), machines.ErrLockNamePath, "LockNamePath", "$.envs[*]"},
 		{"zero limit", valid(func(o *machines.SemaphoreOptions) { o.Limit = 0 }), machines.ErrLimit, "Limit", "must be > 0, got 0"},
 		{"negative limit", valid(func(o *machines.SemaphoreOptions) { o.Limit = -3 }), machines.ErrLimit, "Limit", "got -3"},
-		{"limit above one item", valid(func(o *machines.SemaphoreOptions) { o.Limit = machines.MaxLimit + 1 }), machines.ErrLimit, "Limit", "got 2601"},
+		{"limit above one item", valid(func(o *machines.SemaphoreOptions) { o.Limit = machines.MaxLimit + 1 }), machines.ErrLimit, "Limit", "got 1000001"},
 		{"no work", valid(func(o *machines.SemaphoreOptions) { o.Work = nil }), machines.ErrWork, "Work", "is required"},
 		{"broken work", valid(func(o *machines.SemaphoreOptions) { o.Work = broken }), asl.ErrInvalidDefinition, "Work", "names no state"},
 		{"work reuses a state name", valid(func(o *machines.SemaphoreOptions) { o.Work = clash }), machines.ErrWork, "Work", `"Acquire Slot"`},
@@ -118,7 +118,8 @@ func TestSemaphoreDefaults(t *testing.T) {
 		t.Errorf("TimeoutSeconds = %d, want %d", got, want)
 	}
 	acquire := m.States.Get(machines.StateAcquireSlot).(*asl.Task)
-	if got := acquire.Parameters.(map[string]any)["TableName"]; got != "${LockTableName}" {
+	items := acquire.Parameters.(map[string]any)["TransactItems"].([]any)
+	if got := items[0].(map[string]any)["Update"].(map[string]any)["TableName"]; got != "${LockTableName}" {
 		t.Errorf("TableName = %v, want the ${LockTableName} placeholder", got)
 	}
 	held := m.States.Get(machines.StateSlotHeld).(*asl.Choice)

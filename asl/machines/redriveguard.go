@@ -43,7 +43,7 @@ func RedriveGuard(opts CleanupOptions) (*asl.StateMachine, error) {
 		asl.NamedState{Name: StateSlotReacquired, State: &asl.Succeed{}},
 		asl.NamedState{Name: StateCheckRedrivenHolder, State: checkRedrivenHolder(o)},
 		asl.NamedState{Name: StateHoldsSlot, State: &asl.Choice{
-			Choices: []*asl.ChoiceRule{{Variable: "$.holder.heldSince[0]", Operator: "IsPresent", Value: true, Next: StateAlreadyHolder}},
+			Choices: []*asl.ChoiceRule{{Variable: "$.holder.held", Operator: "NumericGreaterThan", Value: 0, Next: StateAlreadyHolder}},
 			Default: StateStopRedriven,
 		}},
 		asl.NamedState{Name: StateAlreadyHolder, State: &asl.Succeed{}},
@@ -64,48 +64,16 @@ func RedriveGuard(opts CleanupOptions) (*asl.StateMachine, error) {
 
 // reacquireSlot is the semaphore's acquire, for the redriven execution named in the data.
 func reacquireSlot(o CleanupOptions) *asl.Task {
-	return &asl.Task{
-		Transition: asl.Next(StateSlotReacquired),
-		Resource:   ResourceUpdateItem,
-		Parameters: map[string]any{
-			"TableName":                o.TableName,
-			"Key":                      key(),
-			"UpdateExpression":         AcquireUpdateExpression,
-			"ConditionExpression":      AcquireConditionExpression,
-			"ExpressionAttributeNames": acquireNames(),
-			"ExpressionAttributeValues": map[string]any{
-				":zero":  number(0),
-				":one":   number(1),
-				":limit": number(o.Limit),
-				":now":   map[string]any{"S.$": "$$.State.EnteredTime"},
-			},
-		},
-		ResultPath: asl.NullPath(),
-		Retry:      transientRetry(),
-		Catch: []*asl.Catcher{
-			{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: StateCheckRedrivenHolder, ResultPath: asl.NullPath()},
-			fatalCatch(),
-		},
-	}
+	return cleanupRef(o).acquireTask(o.Limit, StateSlotReacquired, []*asl.Catcher{
+		{ErrorEquals: []string{ErrorTransactionCanceled}, Next: StateCheckRedrivenHolder, ResultPath: asl.NullPath()},
+		fatalCatch(),
+	})
 }
 
-// checkRedrivenHolder reads back, strongly consistent, the redriven execution's holder.
+// checkRedrivenHolder reads back, strongly consistent, whether the redriven execution holds a
+// slot.
 func checkRedrivenHolder(o CleanupOptions) *asl.Task {
-	return &asl.Task{
-		Transition: asl.Next(StateHoldsSlot),
-		Resource:   ResourceGetItem,
-		Parameters: map[string]any{
-			"TableName":                o.TableName,
-			"Key":                      key(),
-			"ConsistentRead":           true,
-			"ProjectionExpression":     HolderProjectionExpression,
-			"ExpressionAttributeNames": map[string]any{"#holder.$": "$.executionArn"},
-		},
-		ResultSelector: map[string]any{"heldSince.$": "$.Item.*"},
-		ResultPath:     asl.P("$.holder"),
-		Retry:          transientRetry(),
-		Catch:          []*asl.Catcher{fatalCatch()},
-	}
+	return cleanupRef(o).holderCountTask(StateHoldsSlot, "$.holder", nil)
 }
 
 // stopRedriven stops the execution, naming the reason in its error and cause.

@@ -8,12 +8,6 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl"
 )
 
-// Resources of the lock table's tasks: the optimized DynamoDB integrations.
-const (
-	ResourceUpdateItem = "arn:aws:states:::dynamodb:updateItem"
-	ResourceGetItem    = "arn:aws:states:::dynamodb:getItem"
-)
-
 // Semaphore returns the acquire → run → release machine (docs/architecture.md, "The lock: data
 // model and semantics") for the given options, or an *OptionError naming the first invalid
 // option.
@@ -37,18 +31,17 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 		start = StateCheckLockName
 		states = append(states, b.checkLockName()...)
 	}
-	states = append(states,
-		asl.NamedState{Name: StatePrepareAcquire, State: b.prepareAcquire()},
-		asl.NamedState{Name: StateAcquireSlot, State: b.acquireSlot()},
-	)
 	callback := o.WaitStrategy == WaitCallback
+	states = append(states, asl.NamedState{Name: StatePrepareAcquire, State: b.prepareAcquire()})
 	if callback {
 		states = append(states,
+			asl.NamedState{Name: StateTakeTicket, State: b.ref().drawTicketTask(StateWaitInQueue)},
 			asl.NamedState{Name: StateWaitInQueue, State: b.waitInQueue()},
 			asl.NamedState{Name: StateLeaveQueue, State: b.leaveQueue()},
 		)
 	} else {
 		states = append(states,
+			asl.NamedState{Name: StateAcquireSlot, State: b.acquireSlot()},
 			asl.NamedState{Name: StateCheckHolder, State: b.checkHolder()},
 			asl.NamedState{Name: StateSlotHeld, State: b.slotHeld()},
 			asl.NamedState{Name: StateCountWait, State: b.countWait()},
@@ -58,17 +51,22 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 	states = append(states,
 		asl.NamedState{Name: StateAcquireTimedOut, State: b.acquireTimedOut()},
 		asl.NamedState{Name: StateRunWork, State: b.runWork()},
-		asl.NamedState{Name: StateReleaseSlot, State: b.release(StateDone, StateHandOffSlot, false)},
 	)
 	if callback {
-		states = append(states, asl.NamedState{Name: StateHandOffSlot, State: b.handOff(StateDone, false)})
-	}
-	states = append(states,
-		asl.NamedState{Name: StateDone, State: b.done()},
-		asl.NamedState{Name: StateReleaseAfterFailure, State: b.release(StateReraiseWorkError, StateHandOffAfterFailure, true)},
-	)
-	if callback {
-		states = append(states, asl.NamedState{Name: StateHandOffAfterFailure, State: b.handOff(StateReraiseWorkError, true)})
+		states = append(states,
+			asl.NamedState{Name: StateReleaseSlot, State: b.handOff(StateDone, false)},
+			asl.NamedState{Name: StateDone, State: b.done()},
+			asl.NamedState{Name: StateReleaseAfterFailure, State: b.handOff(StateReraiseWorkError, true)},
+		)
+	} else {
+		states = append(states,
+			asl.NamedState{Name: StateReleaseSlot, State: b.release()},
+			asl.NamedState{Name: StateCheckReleased, State: b.ref().holderCountTask(StateStillHolding, "$.released", nil)},
+			asl.NamedState{Name: StateStillHolding, State: stillHolding(StateDone)},
+			asl.NamedState{Name: StateWaitBeforeRelease, State: waitBeforeRelease(StateReleaseSlot)},
+			asl.NamedState{Name: StateDone, State: b.done()},
+			asl.NamedState{Name: StateReleaseAfterFailure, State: b.releaseAfterFailure()},
+		)
 	}
 	states = append(states,
 		asl.NamedState{Name: StateReraiseWorkError, State: b.reraiseWorkError()},
@@ -132,82 +130,40 @@ func (b builder) prepareAcquire() *asl.Pass {
 	} else {
 		params["lockName"] = b.o.LockName
 	}
-	return &asl.Pass{Transition: asl.Next(StateAcquireSlot), Parameters: params}
-}
-
-// key is the lock item's key, read from the data.
-func key() map[string]any {
-	return map[string]any{AttributeLockName: map[string]any{"S.$": "$.lockName"}}
-}
-
-// holderName names the execution's holder attribute in an expression.
-func holderName() map[string]any { return map[string]any{"#holder.$": "$$.Execution.Id"} }
-
-func (b builder) acquireSlot() *asl.Task {
-	names := holderName()
-	names["#count"] = AttributeHolderCount
-	names["#queue"] = AttributeQueue
-	return &asl.Task{
-		Transition: asl.Next(StateRunWork),
-		Resource:   ResourceUpdateItem,
-		Parameters: map[string]any{
-			"TableName":                b.o.TableName,
-			"Key":                      key(),
-			"UpdateExpression":         AcquireUpdateExpression,
-			"ConditionExpression":      AcquireConditionExpression,
-			"ExpressionAttributeNames": names,
-			"ExpressionAttributeValues": map[string]any{
-				":zero":  number(0),
-				":one":   number(1),
-				":limit": number(b.o.Limit),
-				":now":   map[string]any{"S.$": "$$.State.EnteredTime"},
-			},
-		},
-		ResultPath: asl.NullPath(),
-		Retry:      transientRetry(),
-		Catch: []*asl.Catcher{
-			// No free slot (or a queue), or this execution holds one already: Poll reads back
-			// to tell which; Callback parks, and the hand-off function tells.
-			{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: b.afterFullLock(), ResultPath: asl.NullPath()},
-			fatalCatch(),
-		},
-	}
-}
-
-// afterFullLock is where a failed acquire condition leads.
-func (b builder) afterFullLock() string {
+	next := StateAcquireSlot
 	if b.o.WaitStrategy == WaitCallback {
-		return StateWaitInQueue
+		next = StateTakeTicket
 	}
-	return StateCheckHolder
+	return &asl.Pass{Transition: asl.Next(next), Parameters: params}
 }
 
+// ref is where the machine's lock tasks find the lock and the execution.
+func (b builder) ref() lockRef {
+	return lockRef{table: b.o.TableName, lockName: "$.lockName", execution: "$$.Execution.Id"}
+}
+
+// acquireSlot takes a free slot (Poll). A cancelled transaction means no free slot, or that
+// this execution holds one already (an earlier attempt landed, its reply lost): the read-back
+// tells.
+func (b builder) acquireSlot() *asl.Task {
+	return b.ref().acquireTask(b.o.Limit, StateRunWork, []*asl.Catcher{
+		{ErrorEquals: []string{ErrorTransactionCanceled}, Next: StateCheckHolder, ResultPath: asl.NullPath()},
+		fatalCatch(),
+	})
+}
+
+// checkHolder reads back whether this execution holds a slot, and draws the next pause.
 func (b builder) checkHolder() *asl.Task {
-	return &asl.Task{
-		Transition: asl.Next(StateSlotHeld),
-		Resource:   ResourceGetItem,
-		Parameters: map[string]any{
-			"TableName":                b.o.TableName,
-			"Key":                      key(),
-			"ConsistentRead":           true,
-			"ProjectionExpression":     HolderProjectionExpression,
-			"ExpressionAttributeNames": holderName(),
-		},
-		ResultSelector: map[string]any{
-			"heldSince.$":       "$.Item.*",
-			"nextWaitSeconds.$": fmt.Sprintf("States.MathRandom(%d, %d)", seconds(b.o.WaitMin), seconds(b.o.WaitMax)),
-		},
-		ResultPath: asl.P("$.holder"),
-		Retry:      transientRetry(),
-		Catch:      []*asl.Catcher{fatalCatch()},
-	}
+	return b.ref().holderCountTask(StateSlotHeld, "$.holder", map[string]any{
+		"nextWaitSeconds.$": fmt.Sprintf("States.MathRandom(%d, %d)", seconds(b.o.WaitMin), seconds(b.o.WaitMax)),
+	})
 }
 
 func (b builder) slotHeld() *asl.Choice {
 	return &asl.Choice{
 		Choices: []*asl.ChoiceRule{
 			// Our earlier acquire landed (its reply was lost): we hold a slot.
-			{Variable: "$.holder.heldSince[0]", Operator: "IsPresent", Value: true, Next: StateRunWork},
+			{Variable: "$.holder.held", Operator: "NumericGreaterThan", Value: 0, Next: StateRunWork},
 			{Variable: "$.waitedSeconds", Operator: "NumericGreaterThanEquals", Value: seconds(b.o.AcquireTimeout), Next: StateAcquireTimedOut},
 		},
 		Default: StateCountWait,
@@ -249,48 +205,37 @@ func (b builder) runWork() *asl.Parallel {
 	}
 }
 
-// release returns a release task going to next. Under Poll, a failed condition means the slot
-// was released already (by an earlier attempt whose reply was lost, or by the cleanup) and is
-// not an error. Under Callback the plain release also requires an empty queue, and a failed
-// condition goes to handOff, the hand-off function, which tells the cases apart. After a failed
-// work (afterFailure) any release error goes on to re-raise the work's error: the cleanup
-// frees the slot of the failed execution.
-func (b builder) release(next, handOff string, afterFailure bool) *asl.Task {
-	names := holderName()
-	names["#count"] = AttributeHolderCount
-	condition := ReleaseConditionExpression
-	values := map[string]any{":one": number(1)}
-	checkFailed := next
-	if b.o.WaitStrategy == WaitCallback {
-		condition = ReleaseWithoutWaitersConditionExpression
-		names["#queue"] = AttributeQueue
-		values[":zero"] = number(0)
-		checkFailed = handOff
+// release gives the slot back (Poll). A cancelled transaction means the slot was released
+// already (by an earlier attempt whose reply was lost, or by the cleanup), or a conflict with
+// another transaction: the read-back tells, and a holder releases again.
+func (b builder) release() *asl.Task {
+	return b.ref().releaseTask(StateDone, []*asl.Catcher{
+		{ErrorEquals: []string{ErrorTransactionCanceled}, Next: StateCheckReleased, ResultPath: asl.NullPath()},
+		fatalCatch(),
+	})
+}
+
+// stillHolding waits and releases again when the read-back at $.released shows the execution
+// still holding its slot (its transaction conflicted with another), and goes on (next)
+// otherwise.
+func stillHolding(next string) *asl.Choice {
+	return &asl.Choice{
+		Choices: []*asl.ChoiceRule{{Variable: "$.released.held", Operator: "NumericGreaterThan", Value: 0, Next: StateWaitBeforeRelease}},
+		Default: next,
 	}
-	catch := []*asl.Catcher{
-		{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: checkFailed, ResultPath: asl.NullPath()},
-	}
-	if afterFailure {
-		// Report the work's error, not the release's; the cleanup frees the slot.
-		catch = append(catch, &asl.Catcher{ErrorEquals: []string{asl.ErrorAll}, Next: next, ResultPath: asl.NullPath()})
-	} else {
-		catch = append(catch, fatalCatch())
-	}
-	return &asl.Task{
-		Transition: asl.Next(next),
-		Resource:   ResourceUpdateItem,
-		Parameters: map[string]any{
-			"TableName":                 b.o.TableName,
-			"Key":                       key(),
-			"UpdateExpression":          ReleaseUpdateExpression,
-			"ConditionExpression":       condition,
-			"ExpressionAttributeNames":  names,
-			"ExpressionAttributeValues": values,
-		},
-		ResultPath: asl.NullPath(),
-		Retry:      transientRetry(),
-		Catch:      catch,
-	}
+}
+
+// waitBeforeRelease pauses a second before the release is tried again.
+func waitBeforeRelease(release string) *asl.Wait {
+	return &asl.Wait{Transition: asl.Next(release), Seconds: asl.Int(1)}
+}
+
+// releaseAfterFailure gives the slot back after a failed work (Poll); any error of its own
+// goes on to re-raise the work's error: the cleanup frees the slot of the failed execution.
+func (b builder) releaseAfterFailure() *asl.Task {
+	return b.ref().releaseTask(StateReraiseWorkError, []*asl.Catcher{
+		{ErrorEquals: []string{asl.ErrorAll}, Next: StateReraiseWorkError, ResultPath: asl.NullPath()},
+	})
 }
 
 func (b builder) done() *asl.Succeed {

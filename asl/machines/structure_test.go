@@ -94,7 +94,7 @@ func TestCycleDetectorFindsBusyLoop(t *testing.T) {
 func dynamoDBTasks(m *asl.StateMachine) map[string]*asl.Task {
 	out := map[string]*asl.Task{}
 	for _, n := range m.States {
-		if task, ok := n.State.(*asl.Task); ok && (task.Resource == machines.ResourceUpdateItem || task.Resource == machines.ResourceGetItem) {
+		if task, ok := n.State.(*asl.Task); ok && (task.Resource == machines.ResourceUpdateItem || task.Resource == machines.ResourceTransactWriteItems || task.Resource == machines.ResourceQuery) {
 			out[n.Name] = task
 		}
 	}
@@ -109,8 +109,8 @@ func TestDynamoDBTasksRetryAndFailFast(t *testing.T) {
 		t.Fatal(err)
 	}
 	tasks := dynamoDBTasks(m)
-	if got := len(tasks); got != 4 {
-		t.Fatalf("got %d DynamoDB tasks, want 4 (acquire, check, two releases)", got)
+	if got := len(tasks); got != 5 {
+		t.Fatalf("got %d DynamoDB tasks, want 5 (acquire, check, two releases, check released)", got)
 	}
 	for name, task := range tasks {
 		if len(task.Retry) != 1 {
@@ -132,8 +132,8 @@ func TestDynamoDBTasksRetryAndFailFast(t *testing.T) {
 		}
 	}
 	for _, name := range []string{machines.StateReleaseSlot, machines.StateReleaseAfterFailure} {
-		if !catches(tasks[name], machines.ErrorConditionalCheckFailed) {
-			t.Errorf("%s: a second release (ConditionalCheckFailed) is not caught", name)
+		if !catches(tasks[name], machines.ErrorTransactionCanceled) {
+			t.Errorf("%s: a second release (a cancelled transaction) is not caught", name)
 		}
 	}
 }

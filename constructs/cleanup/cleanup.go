@@ -21,6 +21,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/golambda"
 	"github.com/turnstile-sfn/turnstile/internal/nag"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Cleanup frees what dead executions of a semaphore hold: a rule on their FAILED, TIMED_OUT
@@ -188,11 +189,11 @@ func (c *cleanup) newMachine(id string, def *asl.StateMachine, p *Props, logs aw
 		}))
 		return sm
 	}
-	tableActions := []*string{jsii.String("dynamodb:UpdateItem")}
+	actionsOnTable := lock.ReleaseActions
 	if stops {
-		tableActions = append(tableActions, jsii.String("dynamodb:GetItem"))
+		actionsOnTable = lock.AcquireActions // the guard re-acquires
 	}
-	p.Table.Grant(sm, tableActions...)
+	p.Table.Grant(sm, *jsii.Strings(actionsOnTable...)...)
 	if key := p.Table.EncryptionKey(); key != nil {
 		key.GrantEncryptDecrypt(sm)
 	}
@@ -232,13 +233,11 @@ func (c *cleanup) newReconciler(p *Props) awslambda.Function {
 	})
 	p.StateMachine.GrantExecution(fn, jsii.String("states:DescribeExecution"))
 	nag.Suppress(fn.Role(), executionsSuppression)
-	tableActions := []*string{jsii.String("dynamodb:Scan"), jsii.String("dynamodb:UpdateItem")}
 	if p.HandOffFunction != nil {
-		// Releasing where executions wait means handing off: read the queue, wake the waiter.
-		tableActions = append(tableActions, jsii.String("dynamodb:GetItem"))
+		// Releasing where executions wait means handing off: wake the waiter.
 		p.StateMachine.GrantTaskResponse(fn)
 	}
-	p.Table.Grant(fn, tableActions...)
+	p.Table.Grant(fn, *jsii.Strings(append([]string{"dynamodb:Scan"}, lock.ClientActions...)...)...)
 	if key := p.Table.EncryptionKey(); key != nil {
 		key.GrantEncryptDecrypt(fn)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/golambda"
 	"github.com/turnstile-sfn/turnstile/internal/nag"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // newHandOff creates the hand-off function of the Callback strategy: it reads and writes the
@@ -23,7 +24,7 @@ func newHandOff(scope constructs.Construct, table awsdynamodb.ITable) awslambda.
 		Timeout:     awscdk.Duration_Seconds(jsii.Number(30)),
 		Environment: &map[string]*string{machines.EnvHandOffLockTable: table.TableName()},
 	})
-	table.Grant(fn, jsii.String("dynamodb:GetItem"), jsii.String("dynamodb:UpdateItem"))
+	table.Grant(fn, *jsii.Strings(lock.ClientActions...)...)
 	if key := table.EncryptionKey(); key != nil {
 		key.GrantEncryptDecrypt(fn)
 	}

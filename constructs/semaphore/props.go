@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Defaults of Props and the limits they are checked against.
@@ -29,12 +30,14 @@ const (
 	DefaultRemovalPolicy = awscdk.RemovalPolicy_DESTROY
 	// DefaultLogRetention is the retention of the log group the construct creates.
 	DefaultLogRetention = awslogs.RetentionDays_ONE_MONTH
-	// MaxLimit is the largest Limit: the holders one 400 KB lock item can hold with typical
-	// execution ARNs (measured in asl/machines).
+	// MaxLimit is the largest Limit (machines.MaxLimit).
 	MaxLimit = machines.MaxLimit
 	// PartitionKey is the lock table's partition key (a string attribute): the lock name. An
-	// existing Table must use it.
-	PartitionKey = machines.AttributeLockName
+	// existing Table must use it, with SortKey.
+	PartitionKey = lock.AttributeLockName
+	// SortKey is the lock table's sort key (a string attribute): which item of the lock
+	// (package lock's data model).
+	SortKey = lock.AttributeEntry
 	// CleanupID is the construct ID of the Cleanup created inside the semaphore.
 	CleanupID = "Cleanup"
 	// HandOffID is the construct ID of the hand-off function (Callback strategy).
@@ -98,7 +101,8 @@ type Props struct {
 	// Default: none; one of Work, WorkFunction and WorkStateMachine is required.
 	WorkStateMachine awsstepfunctions.IStateMachine
 
-	// Table is an existing lock table, with the string partition key PartitionKey.
+	// Table is an existing lock table, with the string partition key PartitionKey and the
+	// string sort key SortKey.
 	// Default: a new table: on-demand, point-in-time recovery on, AWS-managed encryption.
 	Table awsdynamodb.ITable
 	// RemovalPolicy applies to the table and the log group the construct creates.

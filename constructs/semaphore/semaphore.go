@@ -16,6 +16,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
 	"github.com/turnstile-sfn/turnstile/internal/nag"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Semaphore is a distributed counting semaphore in front of some work: a DynamoDB lock table
@@ -42,7 +43,7 @@ type Semaphore interface {
 	// of work needs.
 	GrantStartExecution(grantee awsiam.IGrantable) awsiam.Grant
 	// GrantSlotCheck lets grantee run slot.Verify, the work's check that its execution holds a
-	// slot: dynamodb:GetItem and dynamodb:UpdateItem on the lock table (and the use of its key,
+	// slot: dynamodb:GetItem, dynamodb:UpdateItem and dynamodb:PutItem on the lock table (and the use of its key,
 	// for a given table encrypted with one). New grants it to Props.WorkFunction (unless it is
 	// an imported function without a role), so that a forgotten grant cannot first show on a
 	// redrive.
@@ -132,13 +133,13 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	s.stateMachine = awsstepfunctions.NewStateMachine(s, jsii.String("StateMachine"), smProps)
 	nag.Suppress(s.stateMachine.Role(), nag.LoggingAndTracing)
 
-	// Least privilege on the lock table: the acquire and release updates, and for Poll the
-	// read-back (under Callback the hand-off function reads).
-	tableActions := []*string{jsii.String("dynamodb:UpdateItem")}
+	// Least privilege on the lock table: under Poll the acquire and release transactions and
+	// their read-backs; under Callback drawing a ticket (the hand-off function does the rest).
+	tableActions := lock.TicketActions
 	if opts.WaitStrategy == machines.WaitPoll {
-		tableActions = append(tableActions, jsii.String("dynamodb:GetItem"))
+		tableActions = append(append([]string(nil), lock.AcquireActions...), "dynamodb:DeleteItem")
 	}
-	s.table.Grant(s.stateMachine, tableActions...)
+	s.table.Grant(s.stateMachine, *jsii.Strings(tableActions...)...)
 	if key := s.table.EncryptionKey(); key != nil {
 		key.GrantEncryptDecrypt(s.stateMachine) // a given table encrypted with its own key
 	}
@@ -201,7 +202,7 @@ func (s *semaphore) GrantSlotCheck(grantee awsiam.IGrantable) awsiam.Grant {
 	if key := s.table.EncryptionKey(); key != nil {
 		key.GrantEncryptDecrypt(grantee)
 	}
-	return s.table.Grant(grantee, jsii.String("dynamodb:GetItem"), jsii.String("dynamodb:UpdateItem"))
+	return s.table.Grant(grantee, *jsii.Strings("dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem")...)
 }
 
 // Definition implements Semaphore.

@@ -11,16 +11,14 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/emulator"
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
-// updateItem is the resource of the semaphore's acquire and release.
-const updateItem = "arn:aws:states:::dynamodb:updateItem"
-
 // RunDynamoDBAlone measures the ceiling of the semaphore workload: the acquire and the release
-// of an uncontended execution (the two updateItem requests it sends, with the same parameters)
-// sent straight to the lock table at endpoint through the emulator's DynamoDB integration, load
-// "executions" C at a time, no interpreter at all. No interpreter running the semaphore
-// workload against this DynamoDB Local can be faster.
+// transactions of an uncontended Poll execution (the two TransactWriteItems requests it sends,
+// with the same expressions) sent straight to the lock table at endpoint through the emulator's
+// DynamoDB integration, load "executions" C at a time, no interpreter at all. No interpreter
+// running the semaphore workload against this DynamoDB Local can be faster.
 func RunDynamoDBAlone(ctx context.Context, endpoint, table string, limit int, load Load) (Result, error) {
 	if err := load.check(); err != nil {
 		return Result{}, err
@@ -29,32 +27,38 @@ func RunDynamoDBAlone(ctx context.Context, endpoint, table string, limit int, lo
 	if err != nil {
 		return Result{}, fmt.Errorf("sidebyside: %w", err)
 	}
-	key := map[string]any{machines.AttributeLockName: map[string]any{"S": SemaphoreLock}}
+	str := func(s string) map[string]any { return map[string]any{"S": s} }
+	num := func(n int) map[string]any { return map[string]any{"N": strconv.Itoa(n)} }
+	counter := map[string]any{lock.AttributeLockName: str(SemaphoreLock), lock.AttributeEntry: str(lock.EntryLock)}
 	pair := func(i int) error {
-		holder := fmt.Sprintf("arn:aws:states:%s:%s:execution:%s:run-%d", emulator.DefaultRegion, emulator.DefaultAccount, SemaphoreName, i)
-		acquire := map[string]any{
-			"TableName":           table,
-			"Key":                 key,
-			"UpdateExpression":    machines.AcquireUpdateExpression,
-			"ConditionExpression": machines.AcquireConditionExpression,
-			"ExpressionAttributeNames": map[string]any{
-				"#count": machines.AttributeHolderCount, "#holder": holder, "#queue": machines.AttributeQueue,
-			},
-			"ExpressionAttributeValues": map[string]any{
-				":limit": map[string]any{"N": strconv.Itoa(limit)}, ":now": map[string]any{"S": "2026-01-01T00:00:00.000Z"},
-				":one": map[string]any{"N": "1"}, ":zero": map[string]any{"N": "0"},
-			},
-		}
-		release := map[string]any{
-			"TableName":                 table,
-			"Key":                       key,
-			"UpdateExpression":          machines.ReleaseUpdateExpression,
-			"ConditionExpression":       machines.ReleaseConditionExpression,
-			"ExpressionAttributeNames":  map[string]any{"#count": machines.AttributeHolderCount, "#holder": holder},
-			"ExpressionAttributeValues": map[string]any{":one": map[string]any{"N": "1"}},
-		}
+		holderEntry := lock.HolderEntry(fmt.Sprintf("arn:aws:states:%s:%s:execution:%s:run-%d", emulator.DefaultRegion, emulator.DefaultAccount, SemaphoreName, i))
+		holder := map[string]any{lock.AttributeLockName: str(SemaphoreLock), lock.AttributeEntry: str(holderEntry)}
+		entryNames := map[string]any{"#entry": lock.AttributeEntry}
+		acquire := map[string]any{"TransactItems": []any{
+			map[string]any{"Update": map[string]any{
+				"TableName": table, "Key": counter,
+				"UpdateExpression": lock.AcquireCountUpdate, "ConditionExpression": lock.AcquireCountCondition,
+				"ExpressionAttributeNames":  map[string]any{"#count": lock.AttributeCount},
+				"ExpressionAttributeValues": map[string]any{":limit": num(limit), ":one": num(1), ":zero": num(0)},
+			}},
+			map[string]any{"Put": map[string]any{
+				"TableName": table, "Item": map[string]any{lock.AttributeLockName: str(SemaphoreLock), lock.AttributeEntry: str(holderEntry), lock.AttributeSince: str("2026-01-01T00:00:00.000Z")},
+				"ConditionExpression": lock.ItemAbsent, "ExpressionAttributeNames": entryNames,
+			}},
+		}}
+		release := map[string]any{"TransactItems": []any{
+			map[string]any{"Update": map[string]any{
+				"TableName": table, "Key": counter,
+				"UpdateExpression": lock.ReleaseCountUpdate, "ConditionExpression": lock.ReleaseCountCondition,
+				"ExpressionAttributeNames":  map[string]any{"#count": lock.AttributeCount},
+				"ExpressionAttributeValues": map[string]any{":one": num(1), ":zero": num(0)},
+			}},
+			map[string]any{"Delete": map[string]any{
+				"TableName": table, "Key": holder, "ConditionExpression": lock.ItemPresent, "ExpressionAttributeNames": entryNames,
+			}},
+		}}
 		for _, params := range []map[string]any{acquire, release} {
-			if _, err := in.Invoke(ctx, updateItem, params); err != nil {
+			if _, err := in.Invoke(ctx, machines.ResourceTransactWriteItems, params); err != nil {
 				return fmt.Errorf("sidebyside: DynamoDB alone, execution %d: %w", i, err)
 			}
 		}

@@ -5,16 +5,11 @@ import (
 	"errors"
 	"os"
 	"reflect"
-	"strings"
+	"strconv"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"github.com/turnstile-sfn/turnstile/asl/machines"
-
 	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // One DynamoDB Local serves the tests that need one.
@@ -121,28 +116,18 @@ func TestSemaphoreRunsAlikeInBothInterpreters(t *testing.T) {
 	}
 }
 
-// lockState reads the lock item: its counter and its number of holders.
+// lockState reads the lock: its counter and its number of holders.
 func lockState(t *testing.T, table string) (string, int) {
 	t.Helper()
-	out, err := server.Client.GetItem(t.Context(), &dynamodb.GetItemInput{
-		TableName:      aws.String(table),
-		Key:            map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: SemaphoreLock}},
-		ConsistentRead: aws.Bool(true),
-	})
+	locks, err := lock.New(table, server.Client, nil)
 	if err != nil {
-		t.Fatalf("GetItem: %v", err)
+		t.Fatal(err)
 	}
-	count, _ := out.Item[machines.AttributeHolderCount].(*types.AttributeValueMemberN)
-	if count == nil {
-		t.Fatalf("the lock item %v has no counter", out.Item)
+	st, err := locks.Read(t.Context(), SemaphoreLock)
+	if err != nil {
+		t.Fatalf("read the lock: %v", err)
 	}
-	holders := 0
-	for name := range out.Item {
-		if strings.HasPrefix(name, "arn:") {
-			holders++
-		}
-	}
-	return count.Value, holders
+	return strconv.Itoa(st.Count), len(st.Holders)
 }
 
 func TestMedian(t *testing.T) {

@@ -9,17 +9,23 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // CreateLockTable creates an on-demand lock table named name, keyed as the Semaphore construct
-// keys it (machines.AttributeLockName), and waits until it is ACTIVE.
+// keys it (lock.AttributeLockName and lock.AttributeEntry), and waits until it is ACTIVE.
 func CreateLockTable(ctx context.Context, client *dynamodb.Client, name string) error {
 	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:            aws.String(name),
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String(machines.AttributeLockName), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String(machines.AttributeLockName), KeyType: types.KeyTypeHash}},
-		BillingMode:          types.BillingModePayPerRequest,
+		TableName: aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String(lock.AttributeLockName), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(lock.AttributeEntry), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String(lock.AttributeLockName), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(lock.AttributeEntry), KeyType: types.KeyTypeRange},
+		},
+		BillingMode: types.BillingModePayPerRequest,
 	})
 	if err != nil {
 		return fmt.Errorf("sidebyside: create table %s: %w", name, err)

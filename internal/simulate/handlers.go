@@ -9,10 +9,10 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
-	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
 	"github.com/turnstile-sfn/turnstile/lambdas/reconciler/reconcile"
+	"github.com/turnstile-sfn/turnstile/lock"
 	"github.com/turnstile-sfn/turnstile/slot"
 )
 
@@ -35,11 +35,11 @@ func Handlers() map[string]stack.HandlerFactory {
 			if err != nil {
 				return nil, err
 			}
-			q, err := waitqueue.New(table, env.DynamoDB, env.StepFunctions, waitqueue.WithNow(env.Clock.Now))
+			locks, err := lock.New(table, env.DynamoDB, env.StepFunctions, lock.WithNow(env.Clock.Now))
 			if err != nil {
 				return nil, err
 			}
-			return lambdafn.FromLambdaHandler(handoff.New(q).Handle), nil
+			return lambdafn.FromLambdaHandler(handoff.New(locks).Handle), nil
 		},
 		cleanup.ReconcilerPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
 			cfg, err := reconcile.ConfigFromEnv(lookupIn(fn))

@@ -23,6 +23,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Defaults of Scenario: the original demo, 15 s of work a hundred times, on a clock that skips
@@ -454,12 +455,12 @@ func findSemaphore(tmpl *template.Template, name string) (template.StateMachine,
 	}
 }
 
-// lockTable returns the name of the stack's lock table: the one keyed by LockName.
+// lockTable returns the name of the stack's lock table: the one keyed by LockName and Entry.
 func lockTable(tmpl *template.Template) (string, error) {
 	for _, t := range tmpl.Tables {
-		if len(t.KeySchema) == 1 && t.KeySchema[0].AttributeName == machines.AttributeLockName {
+		if len(t.KeySchema) == 2 && t.KeySchema[0].AttributeName == lock.AttributeLockName && t.KeySchema[1].AttributeName == lock.AttributeEntry {
 			return t.Name, nil
 		}
 	}
-	return "", fmt.Errorf("%w: no table keyed by %s", ErrNoSemaphore, machines.AttributeLockName)
+	return "", fmt.Errorf("%w: no table keyed by %s and %s", ErrNoSemaphore, lock.AttributeLockName, lock.AttributeEntry)
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
-	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
 	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 func main() {
@@ -25,9 +25,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	q, err := waitqueue.New(table, dynamodb.NewFromConfig(awsCfg), sfn.NewFromConfig(awsCfg))
+	locks, err := lock.New(table, dynamodb.NewFromConfig(awsCfg), sfn.NewFromConfig(awsCfg))
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(handoff.New(q).Handle)
+	lambda.Start(handoff.New(locks).Handle)
 }

@@ -24,8 +24,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/turnstile-sfn/turnstile/lock"
 	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Server is the DynamoDB Local a test binary shares.

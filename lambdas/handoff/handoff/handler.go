@@ -8,54 +8,66 @@ import (
 	"github.com/aws/aws-lambda-go/lambda/messages"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
-	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Request is the function's payload, as the state machines send it.
 type Request struct {
-	// Action is machines.HandOffActionPark or machines.HandOffActionRelease.
+	// Action is machines.HandOffActionPark, HandOffActionRelease or HandOffActionLeave.
 	Action string `json:"action"`
 	// LockName is the lock's name.
 	LockName string `json:"lockName"`
 	// Limit is the lock's limit.
 	Limit int `json:"limit"`
-	// ExecutionArn is the execution that parks or releases.
+	// ExecutionArn is the execution that parks, releases or leaves.
 	ExecutionArn string `json:"executionArn"`
+	// Ticket is the execution's ticket (park and leave).
+	Ticket int64 `json:"ticket,omitempty"`
 	// TaskToken is the parked task's token (park only).
 	TaskToken string `json:"taskToken,omitempty"`
+	// RetryCount is the park task's $$.State.RetryCount: above 0, the execution parks again.
+	RetryCount int `json:"retryCount,omitempty"`
 }
 
 // Response is what the function returns: the result of the action it ran.
 type Response struct {
 	// Park is set for a park.
-	Park *waitqueue.ParkResult `json:"park,omitempty"`
-	// Release is set for a release.
-	Release *waitqueue.ReleaseResult `json:"release,omitempty"`
+	Park *lock.ParkResult `json:"park,omitempty"`
+	// Release is set for a release or a leave.
+	Release *lock.ReleaseResult `json:"release,omitempty"`
 }
 
 // Handler serves the hand-off function's invocations.
-type Handler struct{ queue *waitqueue.Queue }
+type Handler struct{ locks *lock.Client }
 
-// New returns the Handler over q.
-func New(q *waitqueue.Queue) *Handler { return &Handler{queue: q} }
+// New returns the Handler over the locks of one table.
+func New(locks *lock.Client) *Handler { return &Handler{locks: locks} }
 
-// Handle runs one request. Its errors carry the state machine error names of
-// waitqueue.ErrorName (Turnstile.QueueBusy, Turnstile.LockTableError,
-// Turnstile.InvalidHandOffRequest), so the machines can retry or catch them by name.
+// Handle runs one request. Its errors carry the state machine error names of lock.ErrorName
+// (Turnstile.QueueBusy, Turnstile.LockTableError, Turnstile.InvalidHandOffRequest), so the
+// machines can retry or catch them by name.
 func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 	var res Response
 	var err error
 	switch req.Action {
 	case machines.HandOffActionPark:
-		var p waitqueue.ParkResult
-		p, err = h.queue.Park(ctx, req.LockName, req.Limit, req.ExecutionArn, req.TaskToken)
+		var p lock.ParkResult
+		p, err = h.locks.Park(ctx, lock.ParkRequest{
+			Lock: req.LockName, Limit: req.Limit, Execution: req.ExecutionArn,
+			Ticket: req.Ticket, Token: req.TaskToken, Again: req.RetryCount > 0,
+		})
 		res.Park = &p
 	case machines.HandOffActionRelease:
-		var r waitqueue.ReleaseResult
-		r, err = h.queue.Release(ctx, req.LockName, req.ExecutionArn, req.Limit)
+		var r lock.ReleaseResult
+		r, err = h.locks.Release(ctx, req.LockName, req.ExecutionArn, req.Limit)
+		res.Release = &r
+	case machines.HandOffActionLeave:
+		var r lock.ReleaseResult
+		r, err = h.locks.Leave(ctx, req.LockName, req.ExecutionArn, req.Ticket, req.Limit)
 		res.Release = &r
 	default:
-		err = fmt.Errorf("%w: unknown action %q (want %q or %q)", waitqueue.ErrInvalidRequest, req.Action, machines.HandOffActionPark, machines.HandOffActionRelease)
+		err = fmt.Errorf("%w: unknown action %q (want %q, %q or %q)", lock.ErrInvalidRequest, req.Action,
+			machines.HandOffActionPark, machines.HandOffActionRelease, machines.HandOffActionLeave)
 	}
 	if err != nil {
 		return Response{}, named(err)
@@ -65,7 +77,7 @@ func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 
 // named gives err the error name the state machines know it by, as Lambda reports it.
 func named(err error) error {
-	name := waitqueue.ErrorName(err)
+	name := lock.ErrorName(err)
 	if name == "" {
 		return err
 	}

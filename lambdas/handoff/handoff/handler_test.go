@@ -11,8 +11,8 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
-	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
 	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 var server ddblocaltest.Server
@@ -34,26 +34,27 @@ func (s *runningSFN) DescribeExecution(context.Context, *sfn.DescribeExecutionIn
 const (
 	a = "arn:aws:states:us-east-1:123456789012:execution:Sem:a"
 	b = "arn:aws:states:us-east-1:123456789012:execution:Sem:b"
+	c = "arn:aws:states:us-east-1:123456789012:execution:Sem:c"
 )
 
 // TestParkAndRelease: A takes the free slot by parking, B queues, A's release hands the slot
-// to B and wakes it, B's release frees the lock.
+// to B and wakes it, B's release frees the lock; C queues and leaves.
 func TestParkAndRelease(t *testing.T) {
 	table := server.CreateLockTable(t)
 	s := &runningSFN{}
-	q, err := waitqueue.New(table, server.Client, s)
+	locks, err := lock.New(table, server.Client, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := handoff.New(q)
+	h := handoff.New(locks)
 	ctx := t.Context()
-	// The lock item does not exist yet: A's park creates it, taking the free slot.
-	res, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, TaskToken: "ta"})
+	// The lock's items do not exist yet: A's park creates them, taking the free slot.
+	res, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, Ticket: 1, TaskToken: "ta"})
 	if err != nil || res.Park == nil || !res.Park.Admitted {
 		t.Fatalf("park A = %+v, %v", res, err)
 	}
-	res, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: b, TaskToken: "tb"})
-	if err != nil || res.Park == nil || !res.Park.Queued || res.Park.Ticket != 1 {
+	res, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: b, Ticket: 2, TaskToken: "tb"})
+	if err != nil || res.Park == nil || !res.Park.Queued {
 		t.Fatalf("park B = %+v, %v", res, err)
 	}
 	res, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionRelease, LockName: "L", Limit: 1, ExecutionArn: a})
@@ -67,19 +68,36 @@ func TestParkAndRelease(t *testing.T) {
 	if len(s.woken) != 2 || s.woken[0] != "ta" || s.woken[1] != "tb" {
 		t.Fatalf("woken %v, want [ta tb]", s.woken)
 	}
+	res, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: b, Ticket: 3, TaskToken: "tb2"})
+	if err != nil || !res.Park.Admitted {
+		t.Fatalf("park B again = %+v, %v", res, err)
+	}
+	res, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: c, Ticket: 4, TaskToken: "tc"})
+	if err != nil || !res.Park.Queued {
+		t.Fatalf("park C = %+v, %v", res, err)
+	}
+	if _, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionLeave, LockName: "L", Limit: 1, ExecutionArn: c, Ticket: 4}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := locks.Read(ctx, "L")
+	if err != nil || len(st.Waiters) != 0 || st.Count != 1 {
+		t.Fatalf("after C left: %+v, %v", st, err)
+	}
 }
 
 // TestBadRequestIsNamed: an unknown action or a missing field fails with
 // Turnstile.InvalidHandOffRequest, the name the machines see.
 func TestBadRequestIsNamed(t *testing.T) {
-	q, err := waitqueue.New("locks", server.Client, &runningSFN{})
+	locks, err := lock.New("locks", server.Client, &runningSFN{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := handoff.New(q)
+	h := handoff.New(locks)
 	for _, req := range []handoff.Request{
 		{Action: "steal", LockName: "L", ExecutionArn: a},
-		{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a},
+		{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, Ticket: 1},
+		{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, TaskToken: "t"},
+		{Action: machines.HandOffActionLeave, LockName: "L", Limit: 1, ExecutionArn: a},
 		{Action: machines.HandOffActionRelease, ExecutionArn: a},
 	} {
 		_, err := h.Handle(t.Context(), req)

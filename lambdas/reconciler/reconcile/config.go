@@ -20,9 +20,8 @@ type Config struct {
 	StateMachineArn string
 	// MaxHolders bounds the holders checked per run. Default: DefaultMaxHolders.
 	MaxHolders int
-	// Limit is the semaphore's limit. With it, the dead holder of a lock where executions wait
-	// hands its slot to the oldest (within the limit); without it (0) the slot is given back
-	// to the lock and the waiters find it when they re-check. Default: 0.
+	// Limit is the semaphore's limit: the dead holder of a lock where executions wait hands
+	// its slot to the oldest within it. Required.
 	Limit int
 }
 
@@ -55,8 +54,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, &ConfigError{Field: "TableName", Value: "", Problem: "is required"}
 	case !strings.Contains(c.StateMachineArn, ":stateMachine:"):
 		return c, &ConfigError{Field: "StateMachineArn", Value: c.StateMachineArn, Problem: "must be a state machine ARN"}
-	case c.Limit < 0:
-		return c, &ConfigError{Field: "Limit", Value: strconv.Itoa(c.Limit), Problem: "must be >= 0"}
+	case c.Limit < 1:
+		return c, &ConfigError{Field: "Limit", Value: strconv.Itoa(c.Limit), Problem: "must be >= 1 (the semaphore's limit)"}
 	case c.MaxHolders < 0:
 		return c, &ConfigError{Field: "MaxHolders", Value: strconv.Itoa(c.MaxHolders), Problem: "must be >= 0"}
 	}

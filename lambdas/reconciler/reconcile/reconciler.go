@@ -15,28 +15,23 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
-	"github.com/turnstile-sfn/turnstile/asl/machines"
-	"github.com/turnstile-sfn/turnstile/internal/waitqueue"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
-// StepFunctionsAPI is the part of the Step Functions client the reconciler uses.
-type StepFunctionsAPI interface {
-	DescribeExecution(ctx context.Context, in *sfn.DescribeExecutionInput, opts ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error)
-	// SendTaskSuccess wakes the waiter a released slot is handed to (Callback strategy).
-	SendTaskSuccess(ctx context.Context, in *sfn.SendTaskSuccessInput, opts ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error)
-}
+// StepFunctionsAPI is the part of the Step Functions client the reconciler uses: it tells dead
+// executions, and wakes the waiter a released slot is handed to (Callback strategy).
+type StepFunctionsAPI = lock.StepFunctionsAPI
 
-// DynamoDBAPI is the part of the DynamoDB client the reconciler uses.
+// DynamoDBAPI is the part of the DynamoDB client the reconciler uses: it scans the table and
+// releases through package lock.
 type DynamoDBAPI interface {
+	lock.DynamoDBAPI
 	Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
-	UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
-	// GetItem reads a lock item whose queue is not empty (Callback strategy).
-	GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 }
 
 // Result counts what one run did.
 type Result struct {
-	// Locks is the number of lock items read.
+	// Locks is the number of locks seen (their counter items).
 	Locks int `json:"locks"`
 	// Checked is the number of holders checked with DescribeExecution.
 	Checked int `json:"checked"`
@@ -46,7 +41,8 @@ type Result struct {
 	Released int `json:"released"`
 	// AlreadyReleased is the number of dead holders someone else released first.
 	AlreadyReleased int `json:"alreadyReleased"`
-	// DequeuedWaiters is the number of dead executions this run removed from wait queues.
+	// DequeuedWaiters is the number of dead executions this run took out of wait queues (or
+	// found gone from them already).
 	DequeuedWaiters int `json:"dequeuedWaiters"`
 	// Truncated is true when MaxHolders stopped the run before the end of the table.
 	Truncated bool `json:"truncated"`
@@ -54,16 +50,16 @@ type Result struct {
 	ReleasedHolders []string `json:"releasedHolders,omitempty"`
 }
 
-// Reconciler frees the slots of holders whose execution is not RUNNING or no longer exists.
-// Every release is the semaphore's conditional release, so two runs at once (or a run and the
-// cleanup machine) never release a holder twice.
+// Reconciler frees the slots of holders whose execution is not RUNNING or no longer exists,
+// and takes dead waiters out of the queues. Every release is the lock's (lock.Client.Release),
+// so two runs at once (or a run and the cleanup machine) never release a holder twice.
 type Reconciler struct {
 	cfg   Config
 	sfn   StepFunctionsAPI
 	ddb   DynamoDBAPI
 	logf  func(format string, args ...any)
 	now   func() time.Time
-	queue *waitqueue.Queue
+	locks *lock.Client
 }
 
 // Option configures a Reconciler.
@@ -88,7 +84,7 @@ func New(cfg Config, sfnClient StepFunctionsAPI, ddbClient DynamoDBAPI, opts ...
 	for _, o := range opts {
 		o(r)
 	}
-	if r.queue, err = waitqueue.New(cfg.TableName, ddbClient, sfnClient, waitqueue.WithNow(r.now)); err != nil {
+	if r.locks, err = lock.New(cfg.TableName, ddbClient, sfnClient, lock.WithNow(r.now)); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -99,11 +95,13 @@ func (r *Reconciler) Handle(ctx context.Context, _ json.RawMessage) (Result, err
 	return r.Run(ctx)
 }
 
-// Run pages through the lock table and releases every dead holder of the state machine, at
-// most MaxHolders checked. It logs each release and, at the end, an EMF metric line.
+// Run pages through the lock table's holder and waiter items of the state machine's
+// executions and frees what dead ones hold or wait for, at most MaxHolders checked. It logs
+// each release and, at the end, an EMF metric line.
 func (r *Reconciler) Run(ctx context.Context) (Result, error) {
 	var res Result
 	var start map[string]types.AttributeValue
+	prefix := r.cfg.executionPrefix()
 	for {
 		page, err := r.ddb.Scan(ctx, &dynamodb.ScanInput{
 			TableName:         aws.String(r.cfg.TableName),
@@ -114,8 +112,7 @@ func (r *Reconciler) Run(ctx context.Context) (Result, error) {
 			return res, fmt.Errorf("reconcile: scan %s: %w", r.cfg.TableName, err)
 		}
 		for _, item := range page.Items {
-			res.Locks++
-			if err := r.sweepItem(ctx, item, &res); err != nil {
+			if err := r.sweepItem(ctx, item, prefix, &res); err != nil {
 				return res, err
 			}
 			if res.Truncated {
@@ -137,55 +134,48 @@ func (r *Reconciler) finish(res Result) Result {
 	return res
 }
 
-// sweepItem checks the holders of one lock item, in name order.
-func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.AttributeValue, res *Result) error {
-	nameAttr, ok := item[machines.AttributeLockName].(*types.AttributeValueMemberS)
-	if !ok {
-		return nil // not a lock item
+// sweepItem checks one item of the table: a holder or a waiter of the machine's executions.
+func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.AttributeValue, prefix string, res *Result) error {
+	lockName := stringAttr(item, lock.AttributeLockName)
+	entry := stringAttr(item, lock.AttributeEntry)
+	if entry == lock.EntryLock {
+		res.Locks++
+		return nil
 	}
-	prefix := r.cfg.executionPrefix()
-	var holders []string
-	for attr := range item {
-		if strings.HasPrefix(attr, prefix) {
-			holders = append(holders, attr)
-		}
+	execution, holder := lock.ExecutionOf(entry)
+	ticket, waiting := lock.TicketOf(entry)
+	if waiting {
+		execution = stringAttr(item, lock.AttributeExecution)
 	}
-	sort.Strings(holders)
-	queued := queuedExecutions(item, prefix)
-	for _, holder := range append(holders, queued...) {
-		if res.Checked >= r.cfg.MaxHolders {
-			res.Truncated = true
-			return nil
-		}
-		res.Checked++
-		alive, err := r.running(ctx, holder)
-		if err != nil {
-			return err
-		}
-		if alive {
-			res.Live++
-			continue
-		}
-		if len(queued) > 0 && r.cfg.Limit > 0 {
-			// Executions wait: the slot is handed to the oldest, a dead waiter leaves the queue.
-			out, err := r.queue.Release(ctx, nameAttr.Value, holder, r.cfg.Limit)
-			if err != nil {
-				return fmt.Errorf("reconcile: release %s from %s: %w", holder, nameAttr.Value, err)
-			}
-			if out.Dequeued {
-				res.DequeuedWaiters++
-				r.logf("removed %s from the queue of %s: the execution is not running", holder, nameAttr.Value)
-				continue
-			}
-			r.count(res, nameAttr.Value, holder, out.Released)
-			continue
-		}
-		released, err := r.release(ctx, nameAttr.Value, holder)
-		if err != nil {
-			return err
-		}
-		r.count(res, nameAttr.Value, holder, released)
+	if (!holder && !waiting) || !strings.HasPrefix(execution, prefix) {
+		return nil // another machine's, or not a lock item
 	}
+	if res.Checked >= r.cfg.MaxHolders {
+		res.Truncated = true
+		return nil
+	}
+	res.Checked++
+	alive, err := r.running(ctx, execution)
+	if err != nil {
+		return err
+	}
+	if alive {
+		res.Live++
+		return nil
+	}
+	if waiting {
+		if _, err := r.locks.Leave(ctx, lockName, execution, ticket, r.cfg.Limit); err != nil {
+			return fmt.Errorf("reconcile: take %s out of the queue of %s: %w", execution, lockName, err)
+		}
+		res.DequeuedWaiters++
+		r.logf("removed %s from the queue of %s: the execution is not running", execution, lockName)
+		return nil
+	}
+	out, err := r.locks.Release(ctx, lockName, execution, r.cfg.Limit)
+	if err != nil {
+		return fmt.Errorf("reconcile: release %s from %s: %w", execution, lockName, err)
+	}
+	r.count(res, lockName, execution, out.Released)
 	return nil
 }
 
@@ -213,40 +203,10 @@ func (r *Reconciler) running(ctx context.Context, executionArn string) (bool, er
 	return out.Status == sfntypes.ExecutionStatusRunning, nil
 }
 
-// release is the semaphore's conditional release; false means "not a holder any more".
-func (r *Reconciler) release(ctx context.Context, lockName, holder string) (bool, error) {
-	_, err := r.ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(r.cfg.TableName),
-		Key:                      map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: lockName}},
-		UpdateExpression:         aws.String(machines.ReleaseUpdateExpression),
-		ConditionExpression:      aws.String(machines.ReleaseConditionExpression),
-		ExpressionAttributeNames: map[string]string{"#count": machines.AttributeHolderCount, "#holder": holder},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":one": &types.AttributeValueMemberN{Value: "1"},
-		},
-	})
-	var failed *types.ConditionalCheckFailedException
-	switch {
-	case errors.As(err, &failed):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("reconcile: release %s from %s: %w", holder, lockName, err)
+// stringAttr reads a string attribute ("" when absent).
+func stringAttr(item map[string]types.AttributeValue, name string) string {
+	if s, ok := item[name].(*types.AttributeValueMemberS); ok {
+		return s.Value
 	}
-	return true, nil
-}
-
-// queuedExecutions lists the machine's executions waiting in the item's queue (Callback
-// strategy), in queue order.
-func queuedExecutions(item map[string]types.AttributeValue, prefix string) []string {
-	list, ok := item[machines.AttributeQueue].(*types.AttributeValueMemberL)
-	if !ok {
-		return nil
-	}
-	var queued []string
-	for _, v := range list.Value {
-		if s, ok := v.(*types.AttributeValueMemberS); ok && strings.HasPrefix(s.Value, prefix) {
-			queued = append(queued, s.Value)
-		}
-	}
-	return queued
+	return ""
 }

@@ -3,134 +3,135 @@ package reconcile_test
 import (
 	"context"
 	"errors"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 	"github.com/turnstile-sfn/turnstile/lambdas/reconciler/reconcile"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
+
+// The tests run the reconciler against a real lock table in DynamoDB Local.
+var server ddblocaltest.Server
+
+func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }
 
 const (
 	machineArn = "arn:aws:states:us-east-1:123456789012:stateMachine:Sem"
 	exec       = "arn:aws:states:us-east-1:123456789012:execution:Sem:"
 )
 
-// fakeSFN answers DescribeExecution from a status table; a missing entry does not exist.
-type fakeSFN map[string]sfntypes.ExecutionStatus
+// fakeSFN answers DescribeExecution from a status table (a missing entry does not exist) and
+// records the tokens completed.
+type fakeSFN struct {
+	status map[string]sfntypes.ExecutionStatus
+	woken  []string
+}
 
-func (f fakeSFN) DescribeExecution(_ context.Context, in *sfn.DescribeExecutionInput, _ ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error) {
-	status, ok := f[aws.ToString(in.ExecutionArn)]
+func (f *fakeSFN) DescribeExecution(_ context.Context, in *sfn.DescribeExecutionInput, _ ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error) {
+	status, ok := f.status[aws.ToString(in.ExecutionArn)]
 	if !ok {
 		return nil, &sfntypes.ExecutionDoesNotExist{Message: aws.String("no such execution")}
 	}
 	return &sfn.DescribeExecutionOutput{Status: status}, nil
 }
 
-// SendTaskSuccess is never called: the fake lock items have no wait queue.
-func (f fakeSFN) SendTaskSuccess(context.Context, *sfn.SendTaskSuccessInput, ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error) {
-	return nil, errors.New("fakeSFN: no execution waits")
-}
-
-// fakeDDB serves one scan page and records releases; holders in gone fail the condition.
-type fakeDDB struct {
-	items    []map[string]types.AttributeValue
-	gone     map[string]bool
-	released []string
-}
-
-func (f *fakeDDB) Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
-	return &dynamodb.ScanOutput{Items: f.items}, nil
-}
-
-func (f *fakeDDB) UpdateItem(_ context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	holder := in.ExpressionAttributeNames["#holder"]
-	if f.gone[holder] {
-		return nil, &types.ConditionalCheckFailedException{Message: aws.String("condition")}
+// SendTaskSuccess completes the tokens of running executions (a token is "token-" and the
+// execution's ARN); a dead execution's task no longer exists.
+func (f *fakeSFN) SendTaskSuccess(_ context.Context, in *sfn.SendTaskSuccessInput, _ ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error) {
+	token := aws.ToString(in.TaskToken)
+	if f.status[strings.TrimPrefix(token, "token-")] != sfntypes.ExecutionStatusRunning {
+		return nil, &sfntypes.TaskTimedOut{Message: aws.String("Provided task does not exist anymore")}
 	}
-	f.released = append(f.released, holder)
-	return &dynamodb.UpdateItemOutput{}, nil
+	f.woken = append(f.woken, token)
+	return &sfn.SendTaskSuccessOutput{}, nil
 }
 
-// GetItem is never called: the fake lock items have no wait queue.
-func (f *fakeDDB) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	return nil, errors.New("fakeDDB: no lock item is read")
-}
-
-func item(holders ...string) map[string]types.AttributeValue {
-	it := map[string]types.AttributeValue{
-		"LockName":         &types.AttributeValueMemberS{Value: "L"},
-		"currentlockcount": &types.AttributeValueMemberN{Value: "0"},
-	}
-	for _, h := range holders {
-		it[h] = &types.AttributeValueMemberS{Value: "2026-01-01T00:00:00Z"}
-	}
-	return it
-}
-
-// TestRunReleasesOnlyDeadHolders: live holders stay, dead and unknown ones are released,
-// holders released by someone else count as such, other machines' holders are not touched,
-// and MaxHolders bounds the work.
+// TestRunReleasesOnlyDeadHolders: live holders stay; dead and unknown ones are released, each
+// handing its slot to the oldest live waiter (the first one skips a dead waiter); a dead waiter
+// that nothing reached leaves the queue; other machines' holders are not touched; MaxHolders
+// bounds the work.
 func TestRunReleasesOnlyDeadHolders(t *testing.T) {
 	other := "arn:aws:states:us-east-1:123456789012:execution:Other:x"
-	statuses := fakeSFN{exec + "live": sfntypes.ExecutionStatusRunning, exec + "aborted": sfntypes.ExecutionStatusAborted, exec + "raced": sfntypes.ExecutionStatusFailed}
-	tests := []struct {
-		name         string
-		maxHolders   int
-		wantReleased []string
-		want         reconcile.Result
+	for _, tc := range []struct {
+		name       string
+		maxHolders int
+		want       reconcile.Result
 	}{
-		{"all", 0, []string{exec + "aborted", exec + "missing"},
-			reconcile.Result{Locks: 1, Checked: 4, Live: 1, Released: 2, AlreadyReleased: 1, ReleasedHolders: []string{"L " + exec + "aborted", "L " + exec + "missing"}}},
-		{"bounded", 1, []string{exec + "aborted"},
-			reconcile.Result{Locks: 1, Checked: 1, Released: 1, Truncated: true, ReleasedHolders: []string{"L " + exec + "aborted"}}},
-	}
-	for _, tc := range tests {
+		// The scan reads a snapshot: the waiters handed a slot during the run are still checked.
+		{"all", 0, reconcile.Result{Locks: 1, Checked: 7, Live: 3, Released: 2, DequeuedWaiters: 2,
+			ReleasedHolders: []string{"L " + exec + "aborted", "L " + exec + "missing"}}},
+		{"bounded", 1, reconcile.Result{Locks: 0, Checked: 1, Released: 1, Truncated: true,
+			ReleasedHolders: []string{"L " + exec + "aborted"}}},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ddb := &fakeDDB{items: []map[string]types.AttributeValue{item(exec+"live", exec+"aborted", exec+"missing", exec+"raced", other)}, gone: map[string]bool{exec + "raced": true}}
-			r, err := reconcile.New(reconcile.Config{TableName: "locks", StateMachineArn: machineArn, MaxHolders: tc.maxHolders}, statuses, ddb)
+			ctx := t.Context()
+			table := server.CreateLockTable(t)
+			f := &fakeSFN{status: map[string]sfntypes.ExecutionStatus{
+				exec + "live": sfntypes.ExecutionStatusRunning, exec + "aborted": sfntypes.ExecutionStatusAborted,
+				exec + "waiting": sfntypes.ExecutionStatusRunning, exec + "waiting2": sfntypes.ExecutionStatusRunning,
+				exec + "deadwaiter": sfntypes.ExecutionStatusTimedOut, exec + "deadwaiter2": sfntypes.ExecutionStatusAborted,
+			}}
+			locks, err := lock.New(table, server.Client, f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := r.Run(context.Background())
+			for _, h := range []string{exec + "aborted", exec + "live", exec + "missing", other} {
+				if ok, err := locks.TryAcquire(ctx, "L", h, 4); err != nil || !ok {
+					t.Fatalf("acquire %s: %v, %v", h, ok, err)
+				}
+			}
+			for i, w := range []string{exec + "deadwaiter", exec + "waiting", exec + "waiting2", exec + "deadwaiter2"} {
+				if _, err := locks.Park(ctx, lock.ParkRequest{Lock: "L", Limit: 4, Execution: w, Ticket: int64(i + 1), Token: "token-" + w}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := reconcile.New(reconcile.Config{TableName: table, StateMachineArn: machineArn, MaxHolders: tc.maxHolders, Limit: 4}, f, server.Client)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !equalResult(got, tc.want) {
+			got, err := r.Run(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Locks != tc.want.Locks || got.Checked != tc.want.Checked || got.Live != tc.want.Live || got.Released != tc.want.Released ||
+				got.DequeuedWaiters != tc.want.DequeuedWaiters || got.Truncated != tc.want.Truncated || !slices.Equal(got.ReleasedHolders, tc.want.ReleasedHolders) {
 				t.Errorf("Run = %+v, want %+v", got, tc.want)
 			}
-			if !equalStrings(ddb.released, tc.wantReleased) {
-				t.Errorf("released %v, want %v", ddb.released, tc.wantReleased)
+			st, err := locks.Read(ctx, "L")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := st.Check(4); err != nil {
+				t.Fatal(err)
+			}
+			if tc.maxHolders == 0 {
+				var holders []string
+				for _, h := range st.Holders {
+					holders = append(holders, h.Execution)
+				}
+				if want := []string{other, exec + "live", exec + "waiting", exec + "waiting2"}; !slices.Equal(holders, want) || len(st.Waiters) != 0 {
+					t.Errorf("holders %v, waiters %+v; want %v and none waiting", holders, st.Waiters, want)
+				}
 			}
 		})
 	}
 }
 
-// TestConfigErrors checks that a missing table or machine is a named ErrConfig.
+// TestConfigErrors checks that a missing table, machine or limit is a named ErrConfig.
 func TestConfigErrors(t *testing.T) {
-	for _, cfg := range []reconcile.Config{{StateMachineArn: machineArn}, {TableName: "locks"}, {TableName: "locks", StateMachineArn: machineArn, MaxHolders: -1}} {
-		if _, err := reconcile.New(cfg, fakeSFN{}, &fakeDDB{}); !errors.Is(err, reconcile.ErrConfig) {
+	for _, cfg := range []reconcile.Config{
+		{StateMachineArn: machineArn, Limit: 1}, {TableName: "locks", Limit: 1},
+		{TableName: "locks", StateMachineArn: machineArn, MaxHolders: -1, Limit: 1}, {TableName: "locks", StateMachineArn: machineArn},
+	} {
+		if _, err := reconcile.New(cfg, &fakeSFN{}, server.Client); !errors.Is(err, reconcile.ErrConfig) {
 			t.Errorf("New(%+v) err = %v, want ErrConfig", cfg, err)
 		}
 	}
-}
-
-func equalResult(a, b reconcile.Result) bool {
-	return a.Locks == b.Locks && a.Checked == b.Checked && a.Live == b.Live && a.Released == b.Released &&
-		a.AlreadyReleased == b.AlreadyReleased && a.Truncated == b.Truncated && equalStrings(a.ReleasedHolders, b.ReleasedHolders)
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

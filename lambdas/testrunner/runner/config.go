@@ -18,10 +18,6 @@ const (
 	DefaultSettleTimeout    = 60 * time.Second
 	// DefaultWorkState is the work step of Turnstile's semaphore machine.
 	DefaultWorkState = machines.StateRunWork
-	// DefaultCountAttribute is the lock item's counter in Turnstile's lock table.
-	DefaultCountAttribute = machines.AttributeHolderCount
-	// LockNameKey is the lock table's partition key.
-	LockNameKey = machines.AttributeLockName
 )
 
 // DefaultReleaseStates are the states of Turnstile's semaphore machine that give a slot back:
@@ -58,8 +54,6 @@ type Config struct {
 	ReleaseStates []string `json:"releaseStates,omitempty"`
 	// LockTable is the lock table to inspect after the run; empty skips the leak check.
 	LockTable string `json:"lockTable,omitempty"`
-	// CountAttribute is the lock item's counter attribute. Default: DefaultCountAttribute.
-	CountAttribute string `json:"countAttribute,omitempty"`
 	// PollInterval is the delay between two checks of the executions' status.
 	// Default: DefaultPollInterval.
 	PollInterval Duration `json:"pollInterval,omitempty"`
@@ -128,9 +122,6 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 	}
 	if len(c.ReleaseStates) == 0 {
 		c.ReleaseStates = DefaultReleaseStates
-	}
-	if c.CountAttribute == "" {
-		c.CountAttribute = DefaultCountAttribute
 	}
 	if c.PollInterval == 0 {
 		c.PollInterval = Duration(DefaultPollInterval)

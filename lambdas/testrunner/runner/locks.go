@@ -4,30 +4,29 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // LockItem is one lock as the table holds it.
 type LockItem struct {
-	// Name is the lock name (the item's partition key).
+	// Name is the lock name (its partition key).
 	Name string `json:"name"`
 	// Count is the holder counter.
 	Count int `json:"count"`
-	// Holders are the holder attributes (execution ARNs), sorted.
+	// Holders are the holding executions, sorted.
 	Holders []string `json:"holders"`
 	// Waiting are the executions still in the lock's wait queue (Callback strategy).
 	Waiting []string `json:"waiting,omitempty"`
 }
 
-// Leaked is the number of slots the item still holds: the larger of its counter and its
-// number of holders (they differ only when the invariant is broken).
+// Leaked is the number of slots the lock still holds: the larger of its counter and its
+// number of holder items (they differ only when the invariant is broken).
 func (l LockItem) Leaked() int { return max(l.Count, len(l.Holders)) }
 
 // settledLocks reads the lock table until no slot is held or cfg.SettleTimeout passes, and
@@ -55,12 +54,20 @@ func (r *Runner) settledLocks(ctx context.Context, cfg Config) ([]LockItem, erro
 	}
 }
 
-// scanLocks reads every item of the lock table with a strongly consistent scan.
+// scanLocks finds the locks of the table (their counter items, with a strongly consistent
+// scan) and reads each whole (lock.Client.Read).
 func (r *Runner) scanLocks(ctx context.Context, cfg Config) ([]LockItem, error) {
+	reader, err := lock.New(cfg.LockTable, r.DynamoDB, nil)
+	if err != nil {
+		return nil, err
+	}
 	var locks []LockItem
 	p := dynamodb.NewScanPaginator(r.DynamoDB, &dynamodb.ScanInput{
-		TableName:      aws.String(cfg.LockTable),
-		ConsistentRead: aws.Bool(true),
+		TableName:                 aws.String(cfg.LockTable),
+		ConsistentRead:            aws.Bool(true),
+		FilterExpression:          aws.String("#entry = :lock"),
+		ExpressionAttributeNames:  map[string]string{"#entry": lock.AttributeEntry},
+		ExpressionAttributeValues: map[string]ddbtypes.AttributeValue{":lock": &ddbtypes.AttributeValueMemberS{Value: lock.EntryLock}},
 	})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
@@ -68,45 +75,29 @@ func (r *Runner) scanLocks(ctx context.Context, cfg Config) ([]LockItem, error) 
 			return nil, fmt.Errorf("testrunner: scan lock table %s: %w", cfg.LockTable, err)
 		}
 		for _, item := range page.Items {
-			l, err := lockItemOf(item, cfg.CountAttribute)
-			if err != nil {
-				return nil, err
+			name, _ := item[lock.AttributeLockName].(*ddbtypes.AttributeValueMemberS)
+			if name == nil {
+				continue
 			}
-			locks = append(locks, l)
+			st, err := reader.Read(ctx, name.Value)
+			if err != nil {
+				return nil, fmt.Errorf("testrunner: %w", err)
+			}
+			locks = append(locks, lockItemOf(name.Value, st))
 		}
 	}
 	sort.Slice(locks, func(i, j int) bool { return locks[i].Name < locks[j].Name })
 	return locks, nil
 }
 
-// lockItemOf reads a lock item: the key, the counter, the holders (machines.IsHolderAttribute)
-// and the wait queue.
-func lockItemOf(item map[string]ddbtypes.AttributeValue, countAttr string) (LockItem, error) {
-	var l LockItem
-	if s, ok := item[LockNameKey].(*ddbtypes.AttributeValueMemberS); ok {
-		l.Name = s.Value
+// lockItemOf summarises a lock as read.
+func lockItemOf(name string, st lock.State) LockItem {
+	l := LockItem{Name: name, Count: st.Count}
+	for _, h := range st.Holders {
+		l.Holders = append(l.Holders, h.Execution)
 	}
-	if n, ok := item[countAttr].(*ddbtypes.AttributeValueMemberN); ok {
-		c, err := strconv.Atoi(n.Value)
-		if err != nil {
-			return l, fmt.Errorf("testrunner: lock %q: counter %q is not an integer", l.Name, n.Value)
-		}
-		l.Count = c
+	for _, w := range st.Waiters {
+		l.Waiting = append(l.Waiting, w.Execution)
 	}
-	for k, v := range item {
-		switch {
-		case machines.IsHolderAttribute(k):
-			l.Holders = append(l.Holders, k)
-		case k == machines.AttributeQueue:
-			if list, ok := v.(*ddbtypes.AttributeValueMemberL); ok {
-				for _, e := range list.Value {
-					if s, ok := e.(*ddbtypes.AttributeValueMemberS); ok {
-						l.Waiting = append(l.Waiting, s.Value)
-					}
-				}
-			}
-		}
-	}
-	sort.Strings(l.Holders)
-	return l, nil
+	return l
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // StepFunctions is the part of the Step Functions API the runner uses; *sfn.Client satisfies it.
@@ -20,8 +22,10 @@ type StepFunctions interface {
 	GetExecutionHistory(ctx context.Context, in *sfn.GetExecutionHistoryInput, opts ...func(*sfn.Options)) (*sfn.GetExecutionHistoryOutput, error)
 }
 
-// DynamoDB is the part of the DynamoDB API the runner uses; *dynamodb.Client satisfies it.
+// DynamoDB is the part of the DynamoDB API the runner uses: it scans the lock table for its
+// locks and reads each through package lock; *dynamodb.Client satisfies it.
 type DynamoDB interface {
+	lock.DynamoDBAPI
 	Scan(ctx context.Context, in *dynamodb.ScanInput, opts ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
 }
 
