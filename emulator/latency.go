@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -94,4 +95,21 @@ func (l *Latency) Draw(kind LatencyKind, key string) time.Duration {
 	shape := latencyShapes[kind]
 	d := time.Duration(float64(shape.median) * math.Exp(shape.sigma*z))
 	return min(max(d, 0), shape.max)
+}
+
+// callerKey is the context key of WithCaller.
+type callerKey struct{}
+
+// WithCaller names, in ctx, the call a handler serves (its function and payload, say), so that
+// the AWS requests the handler makes draw latencies keyed by their caller too (CallerOf): two
+// handlers running at one virtual instant that send the same request then get latencies of
+// their own, whichever goroutine sends first, and a run replays.
+func WithCaller(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, callerKey{}, key)
+}
+
+// CallerOf returns the caller named by WithCaller in ctx, or "".
+func CallerOf(ctx context.Context) string {
+	key, _ := ctx.Value(callerKey{}).(string)
+	return key
 }

@@ -178,47 +178,41 @@ func (c *Client) readCounter(ctx context.Context, lock string) (counter, error) 
 	return parseCounter(out.Item), nil
 }
 
-// cancelled reports which items of a cancelled transaction failed their condition, by
-// position; ok is false when err is not a cancellation for conditions alone (a conflict with
-// another transaction, say), which the caller retries.
-func cancelled(err error) (failed []bool, ok bool) {
-	var tc *types.TransactionCanceledException
-	if !errors.As(err, &tc) || len(tc.CancellationReasons) == 0 {
-		return nil, false
-	}
-	failed = make([]bool, len(tc.CancellationReasons))
-	for i, r := range tc.CancellationReasons {
-		switch aws.ToString(r.Code) {
-		case "ConditionalCheckFailed":
-			failed[i] = true
-		case "", "None":
-		default:
-			return nil, false
-		}
-	}
-	return failed, true
-}
-
 // transact sends one transaction. done is true when it was applied; when its conditions
-// failed, failed tells which items' did. Any other cancellation (a conflicting transaction)
-// and transient errors come back as done false and failed nil: try again.
+// failed, failed tells which items' did (DynamoDB gives a reason per item). A transaction
+// cancelled by a conflict with another one, or throttled, comes back as done false and failed
+// nil: read and try again. One cancelled for a reason no retry fixes (an item over 400 KB, a
+// malformed request) is ErrLockTable.
 func (c *Client) transact(ctx context.Context, what string, items ...types.TransactWriteItem) (done bool, failed []bool, err error) {
 	_, err = c.ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if err == nil {
 		return true, nil, nil
 	}
-	if failed, ok := cancelled(err); ok {
-		return false, failed, nil
-	}
 	var tc *types.TransactionCanceledException
-	if errors.As(err, &tc) {
-		return false, nil, nil // a conflict with a concurrent transaction: read and try again
+	if !errors.As(err, &tc) {
+		err = classify(what, err)
+		if errors.Is(err, ErrBusy) {
+			return false, nil, nil
+		}
+		return false, nil, err
 	}
-	err = classify(what, err)
-	if errors.Is(err, ErrBusy) {
+	failed = make([]bool, len(tc.CancellationReasons))
+	conflict := false
+	for i, r := range tc.CancellationReasons {
+		switch code := aws.ToString(r.Code); code {
+		case "", "None":
+		case "ConditionalCheckFailed":
+			failed[i] = true
+		case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded":
+			conflict = true
+		default: // ValidationError, ItemCollectionSizeLimitExceeded, ...
+			return false, nil, fmt.Errorf("%w: %s: item %d: %s: %s", ErrLockTable, what, i, code, aws.ToString(r.Message))
+		}
+	}
+	if conflict || len(failed) == 0 {
 		return false, nil, nil
 	}
-	return false, nil, err
+	return false, failed, nil
 }
 
 // The transaction items, one function each, so that every operation builds them alike.

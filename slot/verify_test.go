@@ -8,12 +8,12 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda/messages"
 	"github.com/aws/aws-lambda-go/lambdacontext"
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
+	"github.com/turnstile-sfn/turnstile/lock"
 	"github.com/turnstile-sfn/turnstile/slot"
 )
 
@@ -55,49 +55,46 @@ func errorName(err error) string {
 // Turnstile.NoSlotContext; a DynamoDB failure is returned as it is.
 func TestVerify(t *testing.T) {
 	table := server.CreateLockTable(t)
-	_, err := server.Client.PutItem(t.Context(), &dynamodb.PutItemInput{
-		TableName: aws.String(table),
-		Item: map[string]types.AttributeValue{
-			machines.AttributeLockName:    &types.AttributeValueMemberS{Value: `Lock "1"`},
-			machines.AttributeHolderCount: &types.AttributeValueMemberN{Value: "1"},
-			holder:                        &types.AttributeValueMemberS{Value: "2026-01-01T00:00:00.000Z"},
-		},
-	})
+	locks, err := lock.New(table, server.Client, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lock := `Lock "1"`
-	if err := slot.Verify(invocation(holder, table, lock), server.Client); err != nil {
+	if held, err := locks.TryAcquire(t.Context(), `Lock "1"`, holder, 1); err != nil || !held {
+		t.Fatalf("the holder's acquire: %v, %v", held, err)
+	}
+	lockName := `Lock "1"`
+	if err := slot.Verify(invocation(holder, table, lockName), server.Client); err != nil {
 		t.Errorf("the holder: %v", err)
 	}
-	if err := slot.Verify(invocation(holder+"-other", table, lock), server.Client); errorName(err) != slot.ErrorNotHolder {
+	if err := slot.Verify(invocation(holder+"-other", table, lockName), server.Client); errorName(err) != slot.ErrorNotHolder {
 		t.Errorf("another execution: %v, want %s", err, slot.ErrorNotHolder)
 	}
-	if err := slot.Verify(invocationWithLimit(holder+"-redriven", table, lock, "2"), server.Client); err != nil {
+	if err := slot.Verify(invocationWithLimit(holder+"-redriven", table, lockName, "2"), server.Client); err != nil {
 		t.Errorf("another execution with a slot free: %v, want it to take the slot", err)
 	}
-	if err := slot.Verify(invocationWithLimit(holder+"-third", table, lock, "2"), server.Client); errorName(err) != slot.ErrorNotHolder {
+	if err := slot.Verify(invocationWithLimit(holder+"-third", table, lockName, "2"), server.Client); errorName(err) != slot.ErrorNotHolder {
 		t.Errorf("a third execution at the limit: %v, want %s", err, slot.ErrorNotHolder)
 	}
 	for name, ctx := range map[string]context.Context{
 		"no Lambda context": context.Background(),
 		"no client context": lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{}),
 		"no lock name":      invocation(holder, table, ""),
-		"no limit":          invocationWithLimit(holder, table, lock, ""),
+		"no limit":          invocationWithLimit(holder, table, lockName, ""),
 	} {
 		if err := slot.Verify(ctx, server.Client); errorName(err) != slot.ErrorNoSlotContext {
 			t.Errorf("%s: %v, want %s", name, err, slot.ErrorNoSlotContext)
 		}
 	}
-	err = slot.Verify(invocation(holder, table+"-missing", lock), server.Client)
+	err = slot.Verify(invocation(holder, table+"-missing", lockName), server.Client)
 	var missing *types.ResourceNotFoundException
 	if !errors.As(err, &missing) {
 		t.Errorf("a missing table: %v, want ResourceNotFoundException", err)
 	}
 }
 
-// unreachable fails every call: a never-redriven execution must not need DynamoDB.
-type unreachable struct{}
+// unreachable fails every call (the methods it does not define panic on its nil interface): a
+// never-redriven execution must not need DynamoDB.
+type unreachable struct{ lock.DynamoDBAPI }
 
 func (unreachable) GetItem(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
 	return nil, errors.New("unreachable: GetItem")

@@ -59,8 +59,8 @@ func startCallbackStack(t *testing.T) *stack.Stack {
 	return c.st
 }
 
-func queued(arns ...string) func(lock) bool {
-	return func(l lock) bool { return slices.Equal(l.queue, arns) }
+func queued(arns ...string) func(lockView) bool {
+	return func(l lockView) bool { return slices.Equal(l.queue, arns) }
 }
 
 // TestCallbackCleanupDequeuesAndHandsOff: limit 1; A holds, B and C park in that order. B is
@@ -82,7 +82,7 @@ func TestCallbackCleanupDequeuesAndHandsOff(t *testing.T) {
 		t.Fatalf("B's cleanup changed the slot: %+v", l)
 	}
 	stop(t, st, a)
-	waitForLock(t, st, "the cleanup to hand A's slot to C", func(l lock) bool { return heldBy(c)(l) && len(l.queue) == 0 })
+	waitForLock(t, st, "the cleanup to hand A's slot to C", func(l lockView) bool { return heldBy(c)(l) && len(l.queue) == 0 })
 	waitForState(t, st, c, "Run Work")
 
 	stop(t, st, c)
@@ -103,7 +103,7 @@ func TestCallbackReconcilerSkipsDeadWaiter(t *testing.T) {
 	callbackStack.dropEvents.Store(true)
 	stop(t, st, b)
 	stop(t, st, a)
-	waitForLock(t, st, "the reconciler to hand the slot to C", func(l lock) bool { return heldBy(c)(l) && len(l.queue) == 0 })
+	waitForLock(t, st, "the reconciler to hand the slot to C", func(l lockView) bool { return heldBy(c)(l) && len(l.queue) == 0 })
 	waitForState(t, st, c, "Run Work")
 	callbackStack.dropEvents.Store(false)
 

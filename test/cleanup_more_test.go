@@ -25,6 +25,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // timedStack is a stack of its own: one semaphore (the demo's construct ID and lock name, limit
@@ -106,7 +107,7 @@ func TestTimedOutHolderIsReleasedByCleanup(t *testing.T) {
 	a := startHolder(t, st)
 	waitForLock(t, st, "A to hold the slot", heldBy(a))
 	var desc emulator.ExecutionDescription
-	waitForLock(t, st, "A to time out", func(lock) bool {
+	waitForLock(t, st, "A to time out", func(lockView) bool {
 		var err error
 		if desc, err = st.Emulator.DescribeExecution(ctx, a); err != nil {
 			t.Fatal(err)
@@ -159,7 +160,7 @@ func TestStaleFailedEventLeavesRedrivenHolder(t *testing.T) {
 		t.Fatalf("publish the stale event: %v", err)
 	}
 	var run emulator.ExecutionDescription
-	waitForLock(t, st, "the stale event's cleanup to end", func(l lock) bool {
+	waitForLock(t, st, "the stale event's cleanup to end", func(l lockView) bool {
 		if !heldBy(a)(l) {
 			t.Fatalf("the stale FAILED event changed the redriven A's slot: %+v", l)
 		}
@@ -195,21 +196,12 @@ func TestLateAcquireWriteIsReleasedByReconciler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(lockTableName(st)),
-		Key:                      map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: demo.DefaultLockName}},
-		UpdateExpression:         aws.String(machines.AcquireUpdateExpression),
-		ConditionExpression:      aws.String(machines.AcquireConditionExpression),
-		ExpressionAttributeNames: machines.AcquireExpressionNames(a),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":zero":  &types.AttributeValueMemberN{Value: "0"},
-			":one":   &types.AttributeValueMemberN{Value: "1"},
-			":limit": &types.AttributeValueMemberN{Value: "1"},
-			":now":   &types.AttributeValueMemberS{Value: st.Emulator.Clock().Now().UTC().Format(time.RFC3339Nano)},
-		},
-	})
+	locks, err := lock.New(lockTableName(st), ddb, nil)
 	if err != nil {
-		t.Fatalf("the late acquire write: %v", err)
+		t.Fatal(err)
+	}
+	if held, err := locks.TryAcquire(ctx, demo.DefaultLockName, a, 1); err != nil || !held {
+		t.Fatalf("the late acquire write: %v, %v", held, err)
 	}
 	if l := readLock(t, st); !heldBy(a)(l) {
 		t.Fatalf("after the late acquire write the lock is %+v, want held by the dead A", l)
@@ -291,9 +283,10 @@ func containsInOrder(got, want []string) bool {
 	return i == len(want)
 }
 
-// TestItemTooLargeFailsFast: the lock item is so large that one more holder attribute would
-// take it over DynamoDB's 400 KB; the acquire fails at once with Turnstile.LockTableError and
-// the item is left as it was, with no holder and the counter at 0.
+// TestItemTooLargeFailsFast: the lock's counter item is so full (a foreign attribute fills it
+// to a few bytes under DynamoDB's 400 KB) that the execution's first write to it cannot fit; the
+// execution fails at once with Turnstile.LockTableError and the lock is left as it was, with no
+// holder and the counter at 0.
 func TestItemTooLargeFailsFast(t *testing.T) {
 	st := startCleanupStack(t)
 	cleanupStack.fault.Store(int32(deliverEvents))
@@ -302,8 +295,8 @@ func TestItemTooLargeFailsFast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: demo.DefaultLockName}}
-	const filler = "filler" // not a holder: its name is no execution ARN
+	key := lock.Key(demo.DefaultLockName, lock.EntryLock) // the counter item
+	const filler = "filler"
 	fill := func(update string, values map[string]types.AttributeValue) {
 		t.Helper()
 		_, err := ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
@@ -314,7 +307,11 @@ func TestItemTooLargeFailsFast(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fill("SET #f = :f", map[string]types.AttributeValue{":f": &types.AttributeValueMemberS{Value: strings.Repeat("x", 400*1024-100)}})
+	// The item's size (DynamoDB's rules: attribute names plus values) is its key with
+	// the filler's name, plus the filler: 4 bytes to spare, less than any attribute the
+	// machine's first write adds.
+	keyBytes := len(lock.AttributeLockName) + len(demo.DefaultLockName) + len(lock.AttributeEntry) + len(lock.EntryLock) + len(filler)
+	fill("SET #f = :f", map[string]types.AttributeValue{":f": &types.AttributeValueMemberS{Value: strings.Repeat("x", 400*1024-keyBytes-4)}})
 	defer fill("REMOVE #f", nil)
 
 	a := startHolder(t, st)

@@ -6,16 +6,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
@@ -23,6 +18,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // eventFault is what the cleanup stack's bus does to ABORTED status changes.
@@ -44,7 +40,8 @@ var cleanupStack struct {
 	fault atomic.Int32
 	// work records the dowork invocations that passed the slot check.
 	work *workRecord
-	// crashNext makes the next execution that leaves Acquire Slot crash there.
+	// crashNext makes the next execution that takes a slot (leaves Acquire Slot, or Wait In
+	// Queue under Callback) crash there.
 	crashNext atomic.Bool
 }
 
@@ -123,7 +120,7 @@ func startCleanupStack(t *testing.T) *stack.Stack {
 		})
 		c.work = newWorkRecord()
 		crash := func(_, state string) bool {
-			return state == machines.StateAcquireSlot && c.crashNext.CompareAndSwap(true, false)
+			return (state == machines.StateAcquireSlot || state == machines.StateWaitInQueue) && c.crashNext.CompareAndSwap(true, false)
 		}
 		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
 			Held: true, Seed: 3, Handlers: c.work.handlers(), EventPolicy: policy, CrashAfter: crash,
@@ -144,15 +141,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// lock is the lock item as read: its counter, its holders and its wait queue.
-type lock struct {
+// lockView is the lock as read: its counter, its holders and its wait queue.
+type lockView struct {
 	count   int
 	holders []string
 	queue   []string
 }
 
 // readLock reads the demo lock, strongly consistent.
-func readLock(t *testing.T, st *stack.Stack) lock {
+func readLock(t *testing.T, st *stack.Stack) lockView {
 	t.Helper()
 	ctx := context.Background()
 	ddb, err := st.DynamoDBClient(ctx)
@@ -163,36 +160,29 @@ func readLock(t *testing.T, st *stack.Stack) lock {
 	for _, tb := range st.Template.Tables {
 		table = tb.Name
 	}
-	out, err := ddb.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(table),
-		Key:            map[string]types.AttributeValue{machines.AttributeLockName: &types.AttributeValueMemberS{Value: demo.DefaultLockName}},
-		ConsistentRead: aws.Bool(true),
-	})
+	locks, err := lock.New(table, ddb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := locks.Read(ctx, demo.DefaultLockName)
 	if err != nil {
 		t.Fatalf("read the lock: %v", err)
 	}
-	var l lock
-	for name, v := range out.Item {
-		switch {
-		case name == machines.AttributeHolderCount:
-			l.count, _ = strconv.Atoi(v.(*types.AttributeValueMemberN).Value)
-		case machines.IsHolderAttribute(name):
-			l.holders = append(l.holders, name)
-		case name == machines.AttributeQueue:
-			for _, e := range v.(*types.AttributeValueMemberL).Value {
-				l.queue = append(l.queue, e.(*types.AttributeValueMemberS).Value)
-			}
-		}
+	l := lockView{count: state.Count}
+	for _, h := range state.Holders {
+		l.holders = append(l.holders, h.Execution)
 	}
-	slices.Sort(l.holders)
+	for _, w := range state.Waiters {
+		l.queue = append(l.queue, w.Execution)
+	}
 	return l
 }
 
 // waitForLock reads the lock every pollStep of virtual time until done says so, checking the
 // invariant (counter == holders <= 1) at every read; it fails the test after waitBound.
-func waitForLock(t *testing.T, st *stack.Stack, what string, done func(lock) bool) lock {
+func waitForLock(t *testing.T, st *stack.Stack, what string, done func(lockView) bool) lockView {
 	t.Helper()
-	var l lock
+	var l lockView
 	waitVirtual(t, st, what, func() (bool, string) {
 		l = readLock(t, st)
 		if l.count != len(l.holders) || l.count > 1 {
@@ -203,11 +193,11 @@ func waitForLock(t *testing.T, st *stack.Stack, what string, done func(lock) boo
 	return l
 }
 
-func heldBy(arn string) func(lock) bool {
-	return func(l lock) bool { return len(l.holders) == 1 && l.holders[0] == arn }
+func heldBy(arn string) func(lockView) bool {
+	return func(l lockView) bool { return len(l.holders) == 1 && l.holders[0] == arn }
 }
 
-func free(l lock) bool { return l.count == 0 && len(l.holders) == 0 }
+func free(l lockView) bool { return l.count == 0 && len(l.holders) == 0 }
 
 // startHolder starts an execution of the semaphore and waits until it holds the slot.
 func startHolder(t *testing.T, st *stack.Stack) string {
@@ -277,7 +267,7 @@ func TestDuplicatedEventsReleaseNothingWrongly(t *testing.T) {
 	waitForLock(t, st, "B to take A's freed slot", heldBy(b))
 	// The late copies arrive up to 3 virtual seconds later; watch past them.
 	until := st.Emulator.Clock().Now().Add(10 * time.Second)
-	waitForLock(t, st, "the late duplicates to pass", func(l lock) bool {
+	waitForLock(t, st, "the late duplicates to pass", func(l lockView) bool {
 		if !heldBy(b)(l) {
 			t.Fatalf("a duplicated event changed B's slot: %+v", l)
 		}
@@ -301,12 +291,12 @@ func TestRedriveAfterCleanupNeverAdmitsTwo(t *testing.T) {
 	aStarts := cleanupStack.work.startedBy(a)
 	b := startHolder(t, st)
 	waitForLock(t, st, "B to hold the slot", heldBy(b))
-	waitForLock(t, st, "B to be working", func(lock) bool { return cleanupStack.work.startedBy(b) == 1 })
+	waitForLock(t, st, "B to be working", func(lockView) bool { return cleanupStack.work.startedBy(b) == 1 })
 	if _, err := st.Emulator.RedriveExecution(ctx, a); err != nil {
 		t.Fatalf("RedriveExecution: %v", err)
 	}
 	var desc emulator.ExecutionDescription
-	waitForLock(t, st, "the guard to stop A", func(l lock) bool {
+	waitForLock(t, st, "the guard to stop A", func(l lockView) bool {
 		if !heldBy(b)(l) {
 			t.Fatalf("the redriven A changed the lock held by B: %+v", l)
 		}
@@ -331,7 +321,7 @@ func TestRedriveAfterCleanupNeverAdmitsTwo(t *testing.T) {
 	}
 	// A's second ABORTED event reaches the cleanup too: it must not free B's slot.
 	until := st.Emulator.Clock().Now().Add(10 * time.Second)
-	waitForLock(t, st, "A's second cleanup to pass", func(l lock) bool {
+	waitForLock(t, st, "A's second cleanup to pass", func(l lockView) bool {
 		if !heldBy(b)(l) {
 			t.Fatalf("A's second cleanup changed B's slot: %+v", l)
 		}
@@ -358,7 +348,7 @@ func TestCrashAfterAcquireIsReleased(t *testing.T) {
 		cleanupStack.fault.Store(int32(fault))
 		cleanupStack.crashNext.Store(true)
 		a := startHolder(t, st)
-		waitForLock(t, st, "the crashed A's slot to come back", func(l lock) bool {
+		waitForLock(t, st, "the crashed A's slot to come back", func(l lockView) bool {
 			d, err := st.Emulator.DescribeExecution(context.Background(), a)
 			if err != nil {
 				t.Fatal(err)

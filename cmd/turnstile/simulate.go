@@ -27,6 +27,7 @@ type simulateFlags struct {
 	input        string
 	inputFile    string
 	keys         string
+	expectErrors string
 	executions   int
 	limit        int
 	lockName     string
@@ -53,6 +54,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.StringVar(&f.input, "input", "", `the JSON input of every execution; "{{index}}" in it becomes the execution's index (default {"index": <index>})`)
 	fs.StringVar(&f.inputFile, "input-file", "", "read --input from this file")
 	fs.StringVar(&f.keys, "keys", "", "comma-separated lock keys: execution i gets key i mod n at the machine's LockNamePath")
+	fs.StringVar(&f.expectErrors, "expect-errors", "", `comma-separated error names the scenario expects executions to fail with, e.g. "Turnstile.AcquireTimeout" for a backlog longer than the acquire timeout (the demo's WorkFailed is expected with --failure-rate above 0)`)
 	fs.IntVar(&f.executions, "executions", simulate.DefaultExecutions, "executions to start")
 	fs.IntVar(&f.limit, "limit", d.Limit, "the semaphore's limit (demo app only)")
 	fs.StringVar(&f.lockName, "lock-name", d.LockName, "the lock's name (demo app only)")
@@ -159,6 +161,14 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 				return fmt.Errorf("--keys holds an empty key: %q (give comma-separated names, e.g. dev,staging,prod)", f.keys)
 			}
 			sc.Keys = append(sc.Keys, strings.TrimSpace(k))
+		}
+	}
+	if f.expectErrors != "" {
+		for _, name := range strings.Split(f.expectErrors, ",") {
+			if name = strings.TrimSpace(name); name == "" {
+				return fmt.Errorf("--expect-errors holds an empty name: %q (give comma-separated error names, e.g. Turnstile.AcquireTimeout)", f.expectErrors)
+			}
+			sc.ExpectErrors = append(sc.ExpectErrors, name)
 		}
 	}
 	if f.cdkOut == "" {

@@ -172,9 +172,9 @@ func TestLeastPrivilege(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"CleanupStateMachineRole":       {"dynamodb:UpdateItem on table", "states:DescribeExecution on executions"},
-		"CleanupRedriveGuardRole":       {"dynamodb:GetItem on table", "dynamodb:UpdateItem on table", "states:DescribeExecution on executions", "states:StopExecution on executions"},
-		"CleanupReconcilerServiceRole":  {"dynamodb:Scan on table", "dynamodb:UpdateItem on table", "states:DescribeExecution on executions"},
+		"CleanupStateMachineRole":       {"dynamodb:DeleteItem on table", "dynamodb:Query on table", "dynamodb:UpdateItem on table", "states:DescribeExecution on executions"},
+		"CleanupRedriveGuardRole":       {"dynamodb:PutItem on table", "dynamodb:Query on table", "dynamodb:UpdateItem on table", "states:DescribeExecution on executions", "states:StopExecution on executions"},
+		"CleanupReconcilerServiceRole":  {"dynamodb:DeleteItem on table", "dynamodb:GetItem on table", "dynamodb:PutItem on table", "dynamodb:Query on table", "dynamodb:Scan on table", "dynamodb:UpdateItem on table", "states:DescribeExecution on executions"},
 		"CleanupStateMachineEventsRole": {"states:StartExecution on cleanup machine"},
 		"CleanupRedriveGuardEventsRole": {"states:StartExecution on redrive guard"},
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // fixture is the one stack every template test reads: a lock table, a state machine standing
@@ -74,7 +74,8 @@ func newApp() awscdk.App {
 // newSemaphoreParts adds a lock table and a state machine standing for the semaphore's.
 func newSemaphoreParts(stack awscdk.Stack) (awsdynamodb.Table, awsstepfunctions.StateMachine) {
 	table := awsdynamodb.NewTable(stack, jsii.String("Locks"), &awsdynamodb.TableProps{
-		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String(machines.AttributeLockName), Type: awsdynamodb.AttributeType_STRING},
+		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String(lock.AttributeLockName), Type: awsdynamodb.AttributeType_STRING},
+		SortKey:      &awsdynamodb.Attribute{Name: jsii.String(lock.AttributeEntry), Type: awsdynamodb.AttributeType_STRING},
 		BillingMode:  awsdynamodb.BillingMode_PAY_PER_REQUEST,
 	})
 	machine := awsstepfunctions.NewStateMachine(stack, jsii.String("Semaphore"), &awsstepfunctions.StateMachineProps{

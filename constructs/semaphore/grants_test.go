@@ -51,7 +51,7 @@ func TestWorkFunctionGetsTheSlotCheckGrant(t *testing.T) {
 		}
 		got := policyActionsOn(f, roleID)[compact(map[string]any{"Fn::GetAtt": []any{tableID, "Arn"}})]
 		slices.Sort(got)
-		if want := []string{"dynamodb:GetItem", "dynamodb:UpdateItem"}; !slices.Equal(got, want) {
+		if want := []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}; !slices.Equal(got, want) {
 			t.Errorf("%s: the work function's actions on the lock table = %v, want %v", *f.stack.StackName(), got, want)
 		}
 	}

@@ -108,6 +108,7 @@ func newChildStack(app awscdk.App) fixture {
 	})
 	table := awsdynamodb.NewTable(stack, jsii.String("SharedLocks"), &awsdynamodb.TableProps{
 		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String(semaphore.PartitionKey), Type: awsdynamodb.AttributeType_STRING},
+		SortKey:      &awsdynamodb.Attribute{Name: jsii.String(semaphore.SortKey), Type: awsdynamodb.AttributeType_STRING},
 		BillingMode:  awsdynamodb.BillingMode_PAY_PER_REQUEST,
 	})
 	sem := semaphore.New(stack, jsii.String("Semaphore"), &semaphore.Props{

@@ -60,6 +60,7 @@ func (r *Registry) runSync(ctx context.Context, inv *invocation, cfg functionCon
 	defer cancel()
 	stop := context.AfterFunc(r.base, cancel) // the registry closing ends the handler
 	defer stop()
+	hctx = emulator.WithCaller(hctx, inv.arn+"\x00"+string(inv.payload))
 	hctx = lambdacontext.NewContext(hctx, &lambdacontext.LambdaContext{
 		AwsRequestID:       inv.requestID,
 		InvokedFunctionArn: inv.arn,

@@ -2,11 +2,17 @@ package stack
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"hash/fnv"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aws/smithy-go/middleware"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/turnstile-sfn/turnstile/emulator"
 )
@@ -52,9 +58,28 @@ func readOnly(r *http.Request) bool {
 	return strings.HasPrefix(op, "Describe") || strings.HasPrefix(op, "List") || strings.HasPrefix(op, "Get")
 }
 
-// requestKey names an AWS API request for the latency model: its operation and its JSON body
-// with object keys sorted (clients may write them in map order). It reads the body and puts it
-// back.
+// callerHeader carries, on a handler's DynamoDB request, a hash of the call the handler serves
+// (emulator.CallerOf), so that requestKey tells apart the same request sent by two handlers.
+const callerHeader = "X-Turnstile-Caller"
+
+// markCaller adds callerHeader to the requests of a handler's AWS SDK client.
+func markCaller(stack *middleware.Stack) error {
+	return stack.Build.Add(middleware.BuildMiddlewareFunc("TurnstileCaller", func(ctx context.Context, in middleware.BuildInput, next middleware.BuildHandler) (middleware.BuildOutput, middleware.Metadata, error) {
+		if req, ok := in.Request.(*smithyhttp.Request); ok {
+			if caller := emulator.CallerOf(ctx); caller != "" {
+				h := fnv.New64a()
+				h.Write([]byte(caller))
+				req.Header.Set(callerHeader, strconv.FormatUint(h.Sum64(), 16))
+			}
+		}
+		return next.HandleBuild(ctx, in)
+	}), middleware.After)
+}
+
+// requestKey names an AWS API request for the latency model: its operation, its JSON body
+// with object keys sorted (clients may write them in map order) and without its idempotency
+// token (ClientRequestToken), and the caller a handler's request is marked with
+// (callerHeader). It reads the body and puts it back.
 func requestKey(r *http.Request) string {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -63,11 +88,16 @@ func requestKey(r *http.Request) string {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	var v any
 	if json.Unmarshal(body, &v) == nil {
+		if fields, ok := v.(map[string]any); ok {
+			// An idempotency token is random by nature (the SDK draws one per call): a request
+			// is the same request whatever its token.
+			delete(fields, "ClientRequestToken")
+		}
 		if canonical, err := json.Marshal(v); err == nil {
 			body = canonical
 		}
 	}
-	return r.Header.Get("X-Amz-Target") + "\x00" + string(body)
+	return r.Header.Get("X-Amz-Target") + "\x00" + string(body) + "\x00" + r.Header.Get(callerHeader)
 }
 
 // lendingClient is the HTTP client of the handlers' Step Functions client: it marks each request

@@ -149,7 +149,10 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if err := createTables(ctx, setup, tmpl.Tables); err != nil {
 		return nil, err
 	}
-	ddb, err := ddblocal.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) { o.Retryer = virtualTimeRetryer(clock) })
+	ddb, err := ddblocal.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) {
+		o.Retryer = virtualTimeRetryer(clock)
+		o.APIOptions = append(o.APIOptions, markCaller)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,11 @@ type Scenario struct {
 	// the input: execution i gets Keys[i mod len(Keys)] at the machine's LockNamePath.
 	// Default: none.
 	Keys []string
+	// ExpectErrors are error names the scenario expects executions to fail with (a backlog
+	// longer than the acquire timeout expects Turnstile.AcquireTimeout). Failures with other
+	// errors are unexpected (Result.UnexpectedFailures), except the demo's WorkFailed under a
+	// failure rate above 0 and, with CDKOut, any error. Default: none.
+	ExpectErrors []string
 	// Executions is how many executions to start. Default: DefaultExecutions.
 	Executions int
 	// StartConcurrency bounds the StartExecution calls in flight. Default: runner's.
@@ -148,7 +153,7 @@ type Result struct {
 	LargestLockItemKB float64 `json:"largestLockItemKB"`
 }
 
-// expectedErrors are the error names a scenario's executions may fail with: the demo work's
+// expectedErrors are the error names a scenario's executions may fail with: sc.ExpectErrors, the demo work's
 // injected failure (work.ErrorNameWorkFailed) when its failure rate is above 0, or any failure
 // for a cloud assembly the scenario did not build.
 func expectedErrors(sc Scenario) func(string) bool {
@@ -159,7 +164,9 @@ func expectedErrors(sc Scenario) func(string) bool {
 	if sc.Demo != nil {
 		cfg = *sc.Demo
 	}
-	return func(name string) bool { return cfg.FailureRate > 0 && name == work.ErrorNameWorkFailed }
+	return func(name string) bool {
+		return slices.Contains(sc.ExpectErrors, name) || (cfg.FailureRate > 0 && name == work.ErrorNameWorkFailed)
+	}
 }
 
 // unexpectedFailures keeps the failures whose error the scenario did not ask for.

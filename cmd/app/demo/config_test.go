@@ -36,7 +36,7 @@ func TestConfigFromContext(t *testing.T) {
 		{"limit not a number", map[string]any{"limit": "five"}, demo.Config{}, "limit"},
 		{"fractional limit", map[string]any{"limit": 2.5}, demo.Config{}, "limit"},
 		{"zero limit", map[string]any{"limit": "0"}, demo.Config{}, "limit"},
-		{"limit above one item", map[string]any{"limit": "100000"}, demo.Config{}, "limit"},
+		{"limit above MaxLimit", map[string]any{"limit": "1000001"}, demo.Config{}, "limit"},
 		{"empty lock name", map[string]any{"lockName": ""}, demo.Config{}, "lockName"},
 		{"lock name not a string", map[string]any{"lockName": 3.0}, demo.Config{}, "lockName"},
 		{"prefix with a dash", map[string]any{"prefix": "CC-"}, demo.Config{}, "prefix"},

@@ -186,7 +186,7 @@ func TestDemoStack(t *testing.T) {
 		t.Errorf("DefinitionSubstitutions = %s, want WorkFunctionArn = the dowork function", subs)
 	}
 	def, _ := machine["DefinitionString"].(string)
-	for _, want := range []string{`"lockName":"MySemaphore"`, `":limit":{"N":"5"}`} {
+	for _, want := range []string{`"lockName":"MySemaphore"`, `"limit":5`} {
 		if !strings.Contains(def, want) {
 			t.Errorf("definition lacks %s", want)
 		}

@@ -32,12 +32,15 @@ type Trace struct {
 	Transitions int `json:"transitions"`
 	// DynamoDBRequests counts the DynamoDB requests the execution's tasks made.
 	DynamoDBRequests int `json:"dynamodbRequests"`
-	// LockName, Ticket and Admission are set for an execution that joined a wait queue
-	// (Callback strategy): its lock, its place in the order of arrival, and its number in the
-	// order of admissions from the queue (0 if it was not admitted from the queue).
-	LockName  string `json:"lockName,omitempty"`
-	Ticket    int64  `json:"ticket,omitempty"`
-	Admission int64  `json:"admission,omitempty"`
+	// LockName and Ticket are set for an execution that parked (Callback strategy): its lock
+	// and its place in the order of arrival.
+	LockName string `json:"lockName,omitempty"`
+	Ticket   int64  `json:"ticket,omitempty"`
+	// Queued is when the execution joined the wait queue (its first park answered "queued");
+	// zero when it never waited in it.
+	Queued time.Time `json:"queued,omitzero"`
+	// Admitted is when a queued execution was woken holding a slot handed to it by another.
+	Admitted time.Time `json:"admitted,omitzero"`
 }
 
 // Worked reports whether the execution entered the work step.
@@ -75,16 +78,17 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 				t.WorkEnded = at
 			}
 		case e.Type == types.HistoryEventTypeTaskSubmitted && current == machines.StateWaitInQueue:
-			if d := e.TaskSubmittedEventDetails; d != nil && t.Ticket == 0 {
-				t.Ticket = readPark(d.Output).Payload.Park.Ticket
+			if d := e.TaskSubmittedEventDetails; d != nil && t.Queued.IsZero() && readPark(d.Output).Payload.Park.Queued {
+				t.Queued = at
 			}
 		case e.Type == types.HistoryEventTypeTaskSucceeded && current == machines.StateWaitInQueue:
-			if d := e.TaskSucceededEventDetails; d != nil {
-				t.Admission = readPark(d.Output).Admission
+			if d := e.TaskSucceededEventDetails; d != nil && !t.Queued.IsZero() && readPark(d.Output).GrantedBy != arn {
+				t.Admitted = at
 			}
 		case e.Type == types.HistoryEventTypeTaskScheduled:
 			if d := e.TaskScheduledEventDetails; d != nil && current == machines.StateWaitInQueue && d.Parameters != nil {
-				t.LockName = readPark(d.Parameters).Payload.LockName
+				p := readPark(d.Parameters).Payload
+				t.LockName, t.Ticket = p.LockName, p.Ticket
 			}
 			// resourceType is "dynamodb" for optimized integrations, "aws-sdk:dynamodb" for SDK ones.
 			if d := e.TaskScheduledEventDetails; d != nil && d.ResourceType != nil && strings.HasSuffix(*d.ResourceType, "dynamodb") {
