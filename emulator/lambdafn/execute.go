@@ -19,7 +19,8 @@ type result struct {
 }
 
 // acquire takes one of the function's concurrent executions, or answers as Lambda does when the
-// function's reserved concurrency is used up. It returns the configuration to run with.
+// function's reserved concurrency, or the account's unreserved concurrency, is used up. It
+// returns the configuration to run with.
 func (r *Registry) acquire(fn *function) (functionConfig, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -29,15 +30,35 @@ func (r *Registry) acquire(fn *function) (functionConfig, error) {
 	if fn.config.reserved && fn.inFlight >= fn.config.reservedConcurrency {
 		return functionConfig{}, NewServiceError(CodeTooManyRequests, throttleMessage)
 	}
+	if !fn.config.reserved {
+		if r.unreservedInFlight >= r.accountConcurrency-r.reservedLocked() {
+			return functionConfig{}, NewServiceError(CodeTooManyRequests, throttleMessage)
+		}
+		r.unreservedInFlight++
+	}
 	fn.inFlight++
 	return fn.config, nil
 }
 
-// release gives back a concurrent execution taken by acquire.
-func (r *Registry) release(fn *function) {
+// release gives back a concurrent execution that acquire took with cfg.
+func (r *Registry) release(fn *function, cfg functionConfig) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	fn.inFlight--
+	if !cfg.reserved {
+		r.unreservedInFlight--
+	}
+}
+
+// reservedLocked is the concurrency the registry's functions reserve.
+func (r *Registry) reservedLocked() int {
+	n := 0
+	for _, fn := range r.functions {
+		if fn.config.reserved {
+			n += fn.config.reservedConcurrency
+		}
+	}
+	return n
 }
 
 // runSync runs an acquired invocation on the registry's clock and waits for how it ended, or
@@ -46,7 +67,7 @@ func (r *Registry) release(fn *function) {
 // deadline. Like Lambda, it gives the concurrent execution back when the handler returns or
 // times out; a handler still running after its timeout is left to finish, its result discarded.
 func (r *Registry) runSync(ctx context.Context, inv *invocation, cfg functionConfig) (result, error) {
-	defer r.release(inv.fn)
+	defer r.release(inv.fn, cfg)
 	if err := r.track(); err != nil {
 		return result{}, err
 	}

@@ -39,9 +39,15 @@ type Registry struct {
 	base            context.Context // parent of every handler's context; done once closed
 	stop            context.CancelFunc
 
+	// accountConcurrency is the Region's concurrency quota, shared by the functions without a
+	// reserved concurrency (less what the others reserve).
+	accountConcurrency int
+
 	mu        sync.Mutex
 	functions map[string]*function // by functionKey
 	closed    bool
+	// unreservedInFlight counts the executions of functions without a reserved concurrency.
+	unreservedInFlight int
 
 	work    tracker // every goroutine the registry started
 	pending tracker // asynchronous invocations not yet finished
@@ -111,6 +117,17 @@ func WithRandom(rng *rand.Rand) RegistryOption {
 	return func(r *Registry) { r.ids.rng = rng }
 }
 
+// DefaultAccountConcurrency is Lambda's default concurrency quota of an account in a Region
+// ("Lambda quotas": 1,000 concurrent executions).
+const DefaultAccountConcurrency = 1000
+
+// WithAccountConcurrency sets the account's concurrency quota in the Region: the functions
+// without a reserved concurrency share it, less what the others reserve, and an invoke beyond
+// it is throttled (TooManyRequestsException), as on AWS. Default: DefaultAccountConcurrency.
+func WithAccountConcurrency(n int) RegistryOption {
+	return func(r *Registry) { r.accountConcurrency = n }
+}
+
 // WithBaseContext sets the parent of every handler's context: its values reach the handlers, and
 // its cancellation cancels them. Default: context.Background().
 func WithBaseContext(ctx context.Context) RegistryOption {
@@ -127,11 +144,15 @@ func NewRegistry(opts ...RegistryOption) (*Registry, error) {
 		ids:        &idSource{rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))},
 		base:       context.Background(),
 		functions:  map[string]*function{},
+
+		accountConcurrency: DefaultAccountConcurrency,
 	}
 	for _, opt := range opts {
 		opt(r)
 	}
 	switch {
+	case r.accountConcurrency < 1:
+		return nil, fmt.Errorf("%w: account concurrency must be >= 1, got %d", ErrInvalidRegistry, r.accountConcurrency)
 	case !regionPattern.MatchString(r.region):
 		return nil, fmt.Errorf("%w: region %q is not a region name", ErrInvalidRegistry, r.region)
 	case !accountPattern.MatchString(r.account):
