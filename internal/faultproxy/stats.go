@@ -1,6 +1,10 @@
 package faultproxy
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/turnstile-sfn/turnstile/internal/capacity"
+)
 
 // Stats counts what the proxy did with the requests it received.
 type Stats struct {
@@ -37,6 +41,16 @@ type Stats struct {
 	// LargestItemBytes is the size of the largest item seen in a reply (an item read, returned by
 	// a write, or returned by a failed condition), by DynamoDB's item-size rules.
 	LargestItemBytes int64
+}
+
+// Capacity is the capacity figures of s.
+func (s Stats) Capacity() capacity.Totals {
+	return capacity.Totals{
+		ReadUnits:                   s.ReadUnits,
+		WriteUnits:                  s.WriteUnits,
+		FailedConditionalWriteUnits: s.FailedConditionalWriteUnits,
+		LargestItemBytes:            s.LargestItemBytes,
+	}
 }
 
 // Faults is the number of faults injected, of every kind.
