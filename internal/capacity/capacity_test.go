@@ -32,3 +32,16 @@ func TestFiguresWording(t *testing.T) {
 		t.Errorf("Figures:\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestFiguresSayWhatIsNotKnown(t *testing.T) {
+	var sum Totals
+	sum.Add(Totals{WriteUnits: 4})
+	sum.Add(Totals{WriteUnits: 4, FailedConditionsUnknown: true, LargestItemUnknown: true})
+	f := sum.PerExecution(2).Figures()
+	if got, want := f[0].Value, "0.0 read units, 4.0 write units (the part of failed conditions not known)"; got != want {
+		t.Errorf("capacity = %q, want %q", got, want)
+	}
+	if got, want := f[1].Value, "not known"; got != want {
+		t.Errorf("largest item = %q, want %q", got, want)
+	}
+}
