@@ -32,7 +32,8 @@ import (
 // the server reports them.
 //
 // The largest item is the largest seen in a reply: items read, returned by a write that asked
-// for them, or returned by a failed condition (a lock under contention sees many of those).
+// for them, or returned by a failed condition (a lock under contention sees many of those); and
+// the items a transaction wrote or found, as the proxy sized them (see transact.go).
 //
 // Item sizes follow "DynamoDB item sizes and formats" in the DynamoDB developer guide.
 
@@ -189,6 +190,9 @@ func (c *capacityCounters) account(op string, a added, status int, header http.H
 	changed := false
 	switch {
 	case status == http.StatusOK && a.tx != nil:
+		for _, item := range a.tx.items {
+			c.noteItem(max(item.before, item.after))
+		}
 		if c.tokens.replay(a.tx.token, now) {
 			c.readHalves.Add(a.tx.replayHalves())
 		} else {
@@ -204,6 +208,9 @@ func (c *capacityCounters) account(op string, a added, status int, header http.H
 	case kind == itemWriteOp && isConditionalCheckFailed(reply["__type"]):
 		c.failed(2 * writeUnits(itemSize(reply["Item"]))) // no item: size 0, 1 unit
 	case a.tx != nil && isTransactionCanceled(reply["__type"]):
+		for _, item := range a.tx.items {
+			c.noteItem(item.before)
+		}
 		changed = c.cancelled(a.tx, reply)
 	}
 	for _, field := range []string{"Item", "Attributes"} {

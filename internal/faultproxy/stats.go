@@ -39,7 +39,8 @@ type Stats struct {
 	// transaction, one such write of each of its items (see transact.go).
 	FailedConditionalWriteUnits float64
 	// LargestItemBytes is the size of the largest item seen in a reply (an item read, returned by
-	// a write, or returned by a failed condition), by DynamoDB's item-size rules.
+	// a write, or returned by a failed condition) or written by a transaction, by DynamoDB's
+	// item-size rules.
 	LargestItemBytes int64
 }
 

@@ -75,8 +75,8 @@ func TestCommittedTransactionCostsTwoWritesPerKBPerItem(t *testing.T) {
 	}
 	got := f.proxy.Stats()
 	// 2 × (put 1 + update of 1,506 → 1,509 bytes 2 + condition check 1).
-	if got.WriteUnits != 8 || got.ReadUnits != 0 || got.FailedConditionalWrites != 0 {
-		t.Errorf("Stats = %+v, want 8 write units, no read units, no failed write", got)
+	if got.WriteUnits != 8 || got.ReadUnits != 0 || got.FailedConditionalWrites != 0 || got.LargestItemBytes != bigItemBytes+1+2 {
+		t.Errorf("Stats = %+v, want 8 write units, no read units, no failed write, the largest item the updated one (%d bytes)", got, bigItemBytes+1+2)
 	}
 }
 
