@@ -59,6 +59,10 @@ var operationKinds = map[string]operationKind{
 	"BatchWriteItem": writeOp, "TransactWriteItems": writeOp,
 }
 
+// billedByProxy are the operations whose capacity the proxy computes itself rather than ask the
+// server for.
+var billedByProxy = map[string]bool{"TransactWriteItems": true, "BatchGetItem": true}
+
 // capacityCounters are the live capacity counts behind Stats. Units are counted in halves: an
 // eventually consistent read of up to 4 KB is half a unit.
 type capacityCounters struct {
@@ -137,7 +141,7 @@ func prepare(op string, body []byte) ([]byte, added) {
 		return body, added{}
 	}
 	var a added
-	if absentOr(req["ReturnConsumedCapacity"], "NONE") {
+	if absentOr(req["ReturnConsumedCapacity"], "NONE") && !billedByProxy[op] {
 		req["ReturnConsumedCapacity"], a.capacity = json.RawMessage(`"TOTAL"`), true
 	}
 	changed := a.capacity

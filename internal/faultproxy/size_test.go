@@ -49,6 +49,7 @@ func TestPrepareAddsOnlyWhatIsMissing(t *testing.T) {
 		{name: "conditional put", op: "PutItem", body: `{"ConditionExpression":"x"}`, want: added{capacity: true, oldOnFailure: true}},
 		{name: "conditional update asking for all", op: "UpdateItem", body: `{"ConditionExpression":"x","ReturnValuesOnConditionCheckFailure":"ALL_OLD","ReturnConsumedCapacity":"TOTAL"}`, want: added{}},
 		{name: "not JSON", op: "GetItem", body: `{`, want: added{}},
+		{name: "transaction", op: "TransactWriteItems", body: `{"TransactItems":"not a list"}`, want: added{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
