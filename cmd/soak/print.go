@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/turnstile-sfn/turnstile/internal/capacity"
 	"github.com/turnstile-sfn/turnstile/internal/soak"
 )
 
@@ -15,16 +16,17 @@ func printReport(w io.Writer, o options, report soak.Report, elapsed time.Durati
 	if o.json {
 		out := struct {
 			soak.Report
-			Limit          int     `json:"limit"`
-			Goroutines     int     `json:"goroutines"`
-			ReplyLost      float64 `json:"replyLost"`
-			LostBefore     float64 `json:"lostBefore"`
-			Throttled      float64 `json:"throttledRate"`
-			DropEvents     float64 `json:"dropEvents"`
-			DupEvents      float64 `json:"dupEvents"`
-			Failures       int64   `json:"failures"`
-			ElapsedSeconds float64 `json:"elapsedSeconds"`
-		}{report, c.Limit, c.Goroutines, c.ReplyLost, c.LostBefore, c.Throttled, c.DropEvents, c.DupEvents,
+			capacity.PerExecution         // per pair
+			Limit                 int     `json:"limit"`
+			Goroutines            int     `json:"goroutines"`
+			ReplyLost             float64 `json:"replyLost"`
+			LostBefore            float64 `json:"lostBefore"`
+			Throttled             float64 `json:"throttledRate"`
+			DropEvents            float64 `json:"dropEvents"`
+			DupEvents             float64 `json:"dupEvents"`
+			Failures              int64   `json:"failures"`
+			ElapsedSeconds        float64 `json:"elapsedSeconds"`
+		}{report, report.Capacity.PerExecution(report.Pairs), c.Limit, c.Goroutines, c.ReplyLost, c.LostBefore, c.Throttled, c.DropEvents, c.DupEvents,
 			report.Failures(), elapsed.Round(time.Millisecond).Seconds()}
 		enc := json.NewEncoder(w)
 		return enc.Encode(out)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/turnstile-sfn/turnstile/internal/capacity"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
 )
@@ -43,9 +44,7 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	}
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: %s = %.1f s)\t\n", res.MakespanOverIdeal, ideal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
-	fmt.Fprintf(tw, "Capacity per execution\t%.1f read units, %.1f write units (%.1f of them for failed conditions)\t(all DynamoDB requests, as billed)\n",
-		res.ReadUnitsPerExecution, res.WriteUnitsPerExecution, res.FailedConditionWriteUnitsPerExecution)
-	fmt.Fprintf(tw, "Largest lock item\t%.2f KB\t\n", res.LargestLockItemKB)
+	printCapacity(tw, res.PerExecution)
 	fmt.Fprintf(tw, "Undelivered events\t%d\t\n", res.DeadLetters)
 	if len(res.UnexpectedFailures) > 0 {
 		fmt.Fprintf(tw, "Unexpected failures\t%s\tNOT A GOOD RUN\n", failures(res.UnexpectedFailures))
@@ -81,6 +80,13 @@ func printReport(tw *tabwriter.Writer, r *runner.Report) {
 			order = "OUT OF ORDER"
 		}
 		fmt.Fprintf(tw, "Wait queue\t%d queued, %d admitted from the queue, %d out of enqueue order, %d left\t%s\n", r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft, order)
+	}
+}
+
+// printCapacity renders the capacity figures, in the words every report uses.
+func printCapacity(tw *tabwriter.Writer, p capacity.PerExecution) {
+	for _, f := range p.Figures() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Label, f.Value, f.Note)
 	}
 }
 

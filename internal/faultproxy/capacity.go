@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 )
 
@@ -20,11 +21,19 @@ import (
 // ReturnValuesOnConditionCheckFailure ALL_OLD, removed from the reply the same way: a
 // ConditionalCheckFailedException carries no ConsumedCapacity, but DynamoDB bills a failed
 // conditional write as a write of the existing item, ceil(size / 1 KB) write units, at least 1.
-// The proxy computes that from the item the reply returns (no item: 1 unit). A cancelled
-// transaction (TransactionCanceledException) reports no capacity and is counted as none.
+// The proxy computes that from the item the reply returns (no item: 1 unit).
+//
+// Two operations the proxy bills itself, because DynamoDB Local reports them otherwise than the
+// developer guide's "DynamoDB read and write operations" says DynamoDB bills them:
+// TransactWriteItems (see transact.go: committed, cancelled and replayed transactions), and
+// BatchGetItem, which bills each key as a GetItem: ceil(size / 4 KB) units for an item found,
+// 1 unit for a key with no item (DynamoDB Local counts none), halved when eventually
+// consistent. Query, Scan, GetItem, TransactGetItems and the single-item writes are counted as
+// the server reports them.
 //
 // The largest item is the largest seen in a reply: items read, returned by a write that asked
-// for them, or returned by a failed condition (a lock under contention sees many of those).
+// for them, or returned by a failed condition (a lock under contention sees many of those); and
+// the items a transaction wrote or found, as the proxy sized them (see transact.go).
 //
 // Item sizes follow "DynamoDB item sizes and formats" in the DynamoDB developer guide.
 
@@ -50,15 +59,73 @@ var operationKinds = map[string]operationKind{
 	"BatchWriteItem": writeOp, "TransactWriteItems": writeOp,
 }
 
+// billedByProxy are the operations whose capacity the proxy computes itself rather than ask the
+// server for.
+var billedByProxy = map[string]bool{"TransactWriteItems": true, "BatchGetItem": true}
+
 // capacityCounters are the live capacity counts behind Stats. Units are counted in halves: an
 // eventually consistent read of up to 4 KB is half a unit.
 type capacityCounters struct {
 	readHalves, writeHalves, failedWrites, failedWriteHalves, largestItem atomic.Int64
+	tokens                                                                tokens
 }
 
-// added records which fields the proxy added to a request, to take their answers out of the reply.
+// added records which fields the proxy added to a request, to take their answers out of the
+// reply, and what it learnt of the request to bill it.
 type added struct {
 	capacity, oldOnFailure bool
+	// tx is the items of a TransactWriteItems, nil for other operations.
+	tx *transaction
+	// batch is the keys of a BatchGetItem, nil for other operations.
+	batch *batchGet
+}
+
+// batchGet is what a BatchGetItem asked for: by table, the number of keys and whether the reads
+// are strongly consistent.
+type batchGet map[string]batchTable
+
+// batchTable is what a BatchGetItem asked of one table.
+type batchTable struct {
+	keys       int
+	consistent bool
+}
+
+// parseBatchGet reads the RequestItems of a BatchGetItem request; nil when it cannot.
+func parseBatchGet(req map[string]json.RawMessage) *batchGet {
+	var items map[string]struct {
+		Keys           []json.RawMessage
+		ConsistentRead bool
+	}
+	if json.Unmarshal(req["RequestItems"], &items) != nil {
+		return nil
+	}
+	b := batchGet{}
+	for table, t := range items {
+		b[table] = batchTable{keys: len(t.Keys), consistent: t.ConsistentRead}
+	}
+	return &b
+}
+
+// halves is the read units of the BatchGetItem reply, in halves: per key answered, a GetItem
+// of the item found (ceil(size / 4 KB) units) or of no item (1 unit), halved when eventually
+// consistent. Unprocessed keys cost nothing.
+func (b batchGet) halves(reply map[string]json.RawMessage) int64 {
+	var found map[string][]json.RawMessage
+	_ = json.Unmarshal(reply["Responses"], &found)
+	var unprocessed map[string]struct{ Keys []json.RawMessage }
+	_ = json.Unmarshal(reply["UnprocessedKeys"], &unprocessed)
+	var halves int64
+	for table, t := range b {
+		units := int64(max(0, t.keys-len(found[table])-len(unprocessed[table].Keys)))
+		for _, item := range found[table] {
+			units += readUnits(itemSize(item))
+		}
+		if t.consistent {
+			units *= 2
+		}
+		halves += units
+	}
+	return halves
 }
 
 // prepare returns the request body to forward for operation op, with the fields that make the
@@ -74,17 +141,26 @@ func prepare(op string, body []byte) ([]byte, added) {
 		return body, added{}
 	}
 	var a added
-	if absentOr(req["ReturnConsumedCapacity"], "NONE") {
+	if absentOr(req["ReturnConsumedCapacity"], "NONE") && !billedByProxy[op] {
 		req["ReturnConsumedCapacity"], a.capacity = json.RawMessage(`"TOTAL"`), true
 	}
-	if kind == itemWriteOp {
+	changed := a.capacity
+	switch op {
+	case "PutItem", "UpdateItem", "DeleteItem":
 		_, conditional := req["ConditionExpression"]
 		_, expected := req["Expected"]
 		if (conditional || expected) && absentOr(req["ReturnValuesOnConditionCheckFailure"], "NONE") {
 			req["ReturnValuesOnConditionCheckFailure"], a.oldOnFailure = json.RawMessage(`"ALL_OLD"`), true
+			changed = true
 		}
+	case "TransactWriteItems":
+		var txChanged bool
+		a.tx, txChanged = prepareTransaction(req)
+		changed = changed || txChanged
+	case "BatchGetItem":
+		a.batch = parseBatchGet(req)
 	}
-	if a == (added{}) {
+	if !changed {
 		return body, a
 	}
 	out, err := json.Marshal(req)
@@ -105,8 +181,8 @@ func absentOr(field json.RawMessage, want string) bool {
 
 // account counts the capacity and item sizes of the reply to operation op, and returns the reply
 // body the client should see: without the answers to the fields the proxy added. header is
-// updated to match a changed body.
-func (c *capacityCounters) account(op string, a added, status int, header http.Header, body []byte) []byte {
+// updated to match a changed body. now tells a transaction's replay.
+func (c *capacityCounters) account(op string, a added, status int, header http.Header, body []byte, now time.Time) []byte {
 	kind := operationKinds[op]
 	if kind == notData {
 		return body
@@ -115,19 +191,31 @@ func (c *capacityCounters) account(op string, a added, status int, header http.H
 	if err := json.Unmarshal(body, &reply); err != nil {
 		return body
 	}
-	if status == http.StatusOK {
-		halves := consumedHalves(reply["ConsumedCapacity"])
-		if kind == readOp {
-			c.readHalves.Add(halves)
-		} else {
-			c.writeHalves.Add(halves)
+	changed := false
+	switch {
+	case status == http.StatusOK && a.tx != nil:
+		for _, item := range a.tx.items {
+			c.noteItem(max(item.before, item.after))
 		}
-	} else if kind == itemWriteOp && isConditionalCheckFailed(reply["__type"]) {
-		size := itemSize(reply["Item"]) // 0 when there is no item
-		halves := 2 * max(1, int64(math.Ceil(float64(size)/writeUnitBytes)))
-		c.failedWrites.Add(1)
-		c.failedWriteHalves.Add(halves)
-		c.writeHalves.Add(halves)
+		if c.tokens.replay(a.tx.token, now) {
+			c.readHalves.Add(a.tx.replayHalves())
+		} else {
+			c.writeHalves.Add(a.tx.committedHalves())
+			c.tokens.commit(a.tx.token, now)
+		}
+	case status == http.StatusOK && a.batch != nil:
+		c.readHalves.Add(a.batch.halves(reply))
+	case status == http.StatusOK && kind == readOp:
+		c.readHalves.Add(consumedHalves(reply["ConsumedCapacity"]))
+	case status == http.StatusOK:
+		c.writeHalves.Add(consumedHalves(reply["ConsumedCapacity"]))
+	case kind == itemWriteOp && isConditionalCheckFailed(reply["__type"]):
+		c.failed(2 * writeUnits(itemSize(reply["Item"]))) // no item: size 0, 1 unit
+	case a.tx != nil && isTransactionCanceled(reply["__type"]):
+		for _, item := range a.tx.items {
+			c.noteItem(item.before)
+		}
+		changed = c.cancelled(a.tx, reply)
 	}
 	for _, field := range []string{"Item", "Attributes"} {
 		c.noteItem(itemSize(reply[field]))
@@ -138,8 +226,8 @@ func (c *capacityCounters) account(op string, a added, status int, header http.H
 			c.noteItem(itemSize(item))
 		}
 	}
+	c.noteResponses(reply["Responses"])
 
-	changed := false
 	remove := func(field string, when bool) {
 		if _, ok := reply[field]; ok && when {
 			delete(reply, field)
@@ -158,6 +246,64 @@ func (c *capacityCounters) account(op string, a added, status int, header http.H
 	header.Set(crc32Header, strconv.FormatUint(uint64(crc32.ChecksumIEEE(out)), 10))
 	header.Set("Content-Length", strconv.Itoa(len(out)))
 	return out
+}
+
+// failed counts a failed conditional write of halves half units.
+func (c *capacityCounters) failed(halves int64) {
+	c.failedWrites.Add(1)
+	c.failedWriteHalves.Add(halves)
+	c.writeHalves.Add(halves)
+}
+
+// cancelled counts the cancelled transaction tx, notes the items its cancellation reasons return,
+// and takes out of reply the items the proxy asked for. It reports whether reply changed.
+func (c *capacityCounters) cancelled(tx *transaction, reply map[string]json.RawMessage) bool {
+	var reasons []cancellation
+	_ = json.Unmarshal(reply["CancellationReasons"], &reasons)
+	if halves, ok := tx.cancelledHalves(reasons); ok {
+		c.failed(halves)
+	}
+	var raw []map[string]json.RawMessage
+	if json.Unmarshal(reply["CancellationReasons"], &raw) != nil {
+		return false
+	}
+	changed := false
+	for i, reason := range raw {
+		c.noteItem(itemSize(reason["Item"]))
+		if _, ok := reason["Item"]; ok && i < len(tx.items) && tx.items[i].addedOld {
+			delete(reason, "Item")
+			changed = true
+		}
+	}
+	if !changed {
+		return false
+	}
+	out, err := json.Marshal(raw)
+	if err != nil {
+		return false
+	}
+	reply["CancellationReasons"] = out
+	return true
+}
+
+// noteResponses notes the items of a Responses field: BatchGetItem's (a list of items per table)
+// or TransactGetItems' (a list of {"Item": ...}).
+func (c *capacityCounters) noteResponses(raw json.RawMessage) {
+	var byTable map[string][]json.RawMessage
+	if json.Unmarshal(raw, &byTable) == nil {
+		for _, items := range byTable {
+			for _, item := range items {
+				c.noteItem(itemSize(item))
+			}
+		}
+		return
+	}
+	var gets []struct{ Item json.RawMessage }
+	if json.Unmarshal(raw, &gets) == nil {
+		for _, g := range gets {
+			c.noteItem(itemSize(g.Item))
+		}
+	}
 }
 
 // noteItem raises the largest item size seen to size.

@@ -22,8 +22,10 @@
 // requests that lack it and takes ConsumedCapacity out of their replies again), the failed
 // conditional writes and the units DynamoDB bills for them (ceil(size of the existing item /
 // 1 KB), at least 1: the proxy asks for the existing item with
-// ReturnValuesOnConditionCheckFailure ALL_OLD and sizes it), and the largest item seen. See
-// capacity.go for the method.
+// ReturnValuesOnConditionCheckFailure ALL_OLD and sizes it), cancelled transactions among them,
+// and the largest item seen. Transactions and BatchGetItem it bills itself, after the
+// DynamoDB developer guide, where DynamoDB Local's figures differ. See capacity.go and
+// transact.go for the method.
 //
 // What the clients see: the Step Functions DynamoDB integration of the emulator
 // (emulator/dynamo) names a reset connection "DynamoDB.SdkClientException", which the semaphore

@@ -125,6 +125,9 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, dropReply bool) 
 	}
 	op := operation(r.Header.Get(targetHeader))
 	body, asked := prepare(op, body)
+	if asked.tx != nil {
+		p.sizeBefore(r.Context(), r.Header, asked.tx)
+	}
 	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.target+r.URL.RequestURI(), bytes.NewReader(body))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
@@ -146,8 +149,11 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, dropReply bool) 
 		resetConnection(w)
 		return
 	}
+	if asked.tx != nil && resp.StatusCode == http.StatusOK {
+		p.sizeAfter(r.Context(), r.Header, asked.tx)
+	}
 	// A write whose reply is lost was applied, and billed.
-	reply = p.capacity.account(op, asked, resp.StatusCode, resp.Header, reply)
+	reply = p.capacity.account(op, asked, resp.StatusCode, resp.Header, reply, time.Now())
 	if dropReply {
 		resetConnection(w)
 		return

@@ -2,6 +2,8 @@ package faultproxy
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -47,6 +49,7 @@ func TestPrepareAddsOnlyWhatIsMissing(t *testing.T) {
 		{name: "conditional put", op: "PutItem", body: `{"ConditionExpression":"x"}`, want: added{capacity: true, oldOnFailure: true}},
 		{name: "conditional update asking for all", op: "UpdateItem", body: `{"ConditionExpression":"x","ReturnValuesOnConditionCheckFailure":"ALL_OLD","ReturnConsumedCapacity":"TOTAL"}`, want: added{}},
 		{name: "not JSON", op: "GetItem", body: `{`, want: added{}},
+		{name: "transaction", op: "TransactWriteItems", body: `{"TransactItems":"not a list"}`, want: added{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,5 +61,56 @@ func TestPrepareAddsOnlyWhatIsMissing(t *testing.T) {
 				t.Errorf("prepare changed the body to %s although it added nothing", out)
 			}
 		})
+	}
+}
+
+func TestCancelledHalvesCountsConditionsAndConflictsOnly(t *testing.T) {
+	tx := &transaction{items: []transactionItem{
+		{action: actionPut, after: 1500},                                // 2 units
+		{action: actionUpdate, key: json.RawMessage(`{}`), before: 100}, // 1 unit
+	}}
+	tests := []struct {
+		name    string
+		reasons []cancellation
+		want    int64
+		billed  bool
+	}{
+		{name: "condition failed", reasons: []cancellation{{Code: "None"}, {Code: "ConditionalCheckFailed", Item: json.RawMessage(`{"pk":{"S":"` + strings.Repeat("x", 2100) + `"}}`)}}, want: 2 * (2 + 3), billed: true},
+		{name: "conflict", reasons: []cancellation{{Code: "TransactionConflict"}, {Code: "None"}}, want: 2 * (2 + 1), billed: true},
+		{name: "validation", reasons: []cancellation{{Code: "ValidationError"}, {Code: "None"}}},
+		{name: "throttled", reasons: []cancellation{{Code: "ThrottlingError"}, {Code: "ThrottlingError"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, billed := tx.cancelledHalves(tt.reasons)
+			if got != tt.want || billed != tt.billed {
+				t.Errorf("cancelledHalves = %d, %v; want %d, %v", got, billed, tt.want, tt.billed)
+			}
+		})
+	}
+}
+
+func TestPrepareTransactionAsksForTheOldItemOfConditionalItemsOnly(t *testing.T) {
+	body := `{"ClientRequestToken":"tok","TransactItems":[` +
+		`{"Put":{"TableName":"t","Item":{"pk":{"S":"a"}}}},` +
+		`{"Update":{"TableName":"t","Key":{"pk":{"S":"b"}},"ConditionExpression":"x"}},` +
+		`{"Delete":{"TableName":"t","Key":{"pk":{"S":"c"}},"ConditionExpression":"x","ReturnValuesOnConditionCheckFailure":"ALL_OLD"}},` +
+		`{"ConditionCheck":{"TableName":"t","Key":{"pk":{"S":"d"}},"ConditionExpression":"x"}}]}`
+	out, a := prepare("TransactWriteItems", []byte(body))
+	if a.tx == nil || a.tx.token != "tok" || len(a.tx.items) != 4 {
+		t.Fatalf("prepare learnt %+v, want the token and 4 items", a.tx)
+	}
+	var addedOld []bool
+	for _, it := range a.tx.items {
+		addedOld = append(addedOld, it.addedOld)
+	}
+	if want := []bool{false, true, false, true}; !slices.Equal(addedOld, want) {
+		t.Errorf("added ALL_OLD to %v, want %v", addedOld, want)
+	}
+	if a.tx.items[0].after != 2+1 || a.tx.items[0].key != nil || a.tx.items[3].action != actionConditionCheck {
+		t.Errorf("items = %+v", a.tx.items)
+	}
+	if n := strings.Count(string(out), `"ReturnValuesOnConditionCheckFailure":"ALL_OLD"`); n != 3 {
+		t.Errorf("forwarded body asks ALL_OLD %d times, want 3: %s", n, out)
 	}
 }

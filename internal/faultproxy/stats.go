@@ -1,6 +1,10 @@
 package faultproxy
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/turnstile-sfn/turnstile/internal/capacity"
+)
 
 // Stats counts what the proxy did with the requests it received.
 type Stats struct {
@@ -17,21 +21,37 @@ type Stats struct {
 	// ForwardFailures is the number of forwarded requests the target gave no reply to (answered
 	// with HTTP 502).
 	ForwardFailures int64
-	// ReadUnits is the read capacity units the forwarded reads consumed, as the server reported
-	// them.
+	// ReadUnits is the read capacity units the forwarded reads consumed, as DynamoDB bills them:
+	// as the server reported them, but for BatchGetItem and replayed transactions, which the
+	// proxy computes (see capacity.go).
 	ReadUnits float64
-	// WriteUnits is the write capacity units the forwarded writes consumed: as the server
-	// reported them, plus FailedConditionalWriteUnits.
+	// WriteUnits is the write capacity units the forwarded writes consumed, as DynamoDB bills
+	// them: as the server reported them for single-item and batch writes, computed by the proxy
+	// for transactions, plus FailedConditionalWriteUnits.
 	WriteUnits float64
 	// FailedConditionalWrites is the number of PutItem, UpdateItem and DeleteItem requests that
-	// failed their condition (ConditionalCheckFailedException).
+	// failed their condition (ConditionalCheckFailedException), and of TransactWriteItems
+	// requests cancelled because a condition failed or another transaction conflicted
+	// (TransactionCanceledException).
 	FailedConditionalWrites int64
-	// FailedConditionalWriteUnits is what DynamoDB bills for them: for each, ceil(size of the
-	// existing item / 1 KB) write units, at least 1.
+	// FailedConditionalWriteUnits is what DynamoDB bills for them: for a single write,
+	// ceil(size of the existing item / 1 KB) write units, at least 1; for a cancelled
+	// transaction, one such write of each of its items (see transact.go).
 	FailedConditionalWriteUnits float64
 	// LargestItemBytes is the size of the largest item seen in a reply (an item read, returned by
-	// a write, or returned by a failed condition), by DynamoDB's item-size rules.
+	// a write, or returned by a failed condition) or written by a transaction, by DynamoDB's
+	// item-size rules.
 	LargestItemBytes int64
+}
+
+// Capacity is the capacity figures of s.
+func (s Stats) Capacity() capacity.Totals {
+	return capacity.Totals{
+		ReadUnits:                   s.ReadUnits,
+		WriteUnits:                  s.WriteUnits,
+		FailedConditionalWriteUnits: s.FailedConditionalWriteUnits,
+		LargestItemBytes:            s.LargestItemBytes,
+	}
 }
 
 // Faults is the number of faults injected, of every kind.

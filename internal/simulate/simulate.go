@@ -19,6 +19,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
+	"github.com/turnstile-sfn/turnstile/internal/capacity"
 	"github.com/turnstile-sfn/turnstile/internal/chart"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
@@ -139,18 +140,10 @@ type Result struct {
 	// at the server until the last execution ended: the machines' tasks, the hand-off function,
 	// the cleanup and the reconciler, retries included.
 	DynamoDBRequestsPerExecution float64 `json:"dynamodbRequestsPerExecution"`
-	// ReadUnitsPerExecution is the read capacity units per semaphore execution that the same
-	// requests consumed, as DynamoDB bills them.
-	ReadUnitsPerExecution float64 `json:"readUnitsPerExecution"`
-	// WriteUnitsPerExecution is the write capacity units per semaphore execution, failed
-	// conditional writes included.
-	WriteUnitsPerExecution float64 `json:"writeUnitsPerExecution"`
-	// FailedConditionWriteUnitsPerExecution is the part of WriteUnitsPerExecution billed for
-	// writes whose condition failed (ceil(existing item / 1 KB) each, at least 1).
-	FailedConditionWriteUnitsPerExecution float64 `json:"failedConditionWriteUnitsPerExecution"`
-	// LargestLockItemKB is the largest item seen in a reply of the stack's tables (the lock
-	// item), in KB of 1,024 bytes by DynamoDB's item-size rules.
-	LargestLockItemKB float64 `json:"largestLockItemKB"`
+	// PerExecution is the capacity units per semaphore execution that the same requests
+	// consumed, as DynamoDB bills them, and the largest item seen in a reply of the stack's
+	// tables (the lock item).
+	capacity.PerExecution
 }
 
 // expectedErrors are the error names a scenario's executions may fail with: sc.ExpectErrors, the demo work's
@@ -405,11 +398,8 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if n := float64(report.Started); n > 0 {
 		res.TransitionsPerExecution = report.TransitionsPerExecution + float64(helpers)/n
 		res.DynamoDBRequestsPerExecution = float64(ddbStats.Requests) / n
-		res.ReadUnitsPerExecution = ddbStats.ReadUnits / n
-		res.WriteUnitsPerExecution = ddbStats.WriteUnits / n
-		res.FailedConditionWriteUnitsPerExecution = ddbStats.FailedConditionalWriteUnits / n
 	}
-	res.LargestLockItemKB = float64(ddbStats.LargestItemBytes) / 1024
+	res.PerExecution = ddbStats.Capacity().PerExecution(report.Started)
 	// Independent keys work side by side: the ideal spreads the work over every key's slots.
 	res.IdealMakespanSeconds = report.WorkSeconds / float64(limit*max(1, len(sc.Keys)))
 	if res.IdealMakespanSeconds > 0 {

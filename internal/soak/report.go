@@ -3,6 +3,9 @@ package soak
 import (
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/turnstile-sfn/turnstile/internal/capacity"
 )
 
 // Faults counts the faults injected, by kind.
@@ -80,6 +83,9 @@ type Report struct {
 	// LeakedSlots is the number of holders left after quiescence and one reconciler pass, over
 	// every seed.
 	LeakedSlots int `json:"leakedSlots"`
+	// Capacity is the DynamoDB capacity the pairs consumed, as DynamoDB bills it: every request
+	// of the clients, the cleanup and the reconciler (not the soak's own reads of the lock item).
+	Capacity capacity.Totals `json:"capacity"`
 	// FirstFailure describes the first failure found, "" for none.
 	FirstFailure string `json:"firstFailure,omitempty"`
 }
@@ -109,6 +115,7 @@ func (r *Report) add(s Report) {
 	r.CounterMismatches += s.CounterMismatches
 	r.NegativeCounts += s.NegativeCounts
 	r.LeakedSlots += s.LeakedSlots
+	r.Capacity.Add(s.Capacity)
 	if r.FirstFailure == "" {
 		r.FirstFailure = s.FirstFailure
 	}
@@ -142,6 +149,13 @@ func (r Report) WriteText(w io.Writer, limit int) error {
 		{"reads where counter ≠ holders", r.CounterMismatches},
 		{"negative counts", r.NegativeCounts},
 		{"slots leaked after one reconciler pass", r.LeakedSlots},
+	}
+	// The capacity per pair: a pair is one execution's acquire and release.
+	for _, f := range r.Capacity.PerExecution(r.Pairs).Figures() {
+		lines = append(lines, struct {
+			name  string
+			value any
+		}{strings.ToLower(f.Label[:1]) + f.Label[1:], strings.TrimSpace(f.Value + " " + f.Note)})
 	}
 	for _, line := range lines {
 		if _, err := fmt.Fprintf(w, "%-40s %v\n", line.name, line.value); err != nil {

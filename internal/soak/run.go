@@ -14,11 +14,21 @@ import (
 // "http://127.0.0.1:8000"), one seed after the other, and returns the figures of every seed
 // added up. An error means the soak could not run (a bad config, a server error), not that a
 // check failed: see Report.Failures.
-func Run(ctx context.Context, endpoint string, cfg Config) (Report, error) {
+func Run(ctx context.Context, endpoint string, cfg Config) (report Report, err error) {
 	if err := cfg.Validate(); err != nil {
 		return Report{}, err
 	}
-	client, err := ddblocal.NewClient(ctx, endpoint)
+	// The reconciler's requests pass a proxy that injects no fault, only to count their
+	// capacity.
+	counting, err := faultproxy.Start(endpoint, faultproxy.Config{})
+	if err != nil {
+		return Report{}, err
+	}
+	defer func() {
+		err = errors.Join(err, counting.Close())
+		report.Capacity.Add(counting.Stats().Capacity())
+	}()
+	client, err := ddblocal.NewClient(ctx, counting.URL())
 	if err != nil {
 		return Report{}, fmt.Errorf("soak: client: %w", err)
 	}
@@ -61,6 +71,7 @@ func runSeed(ctx context.Context, cfg Config, seed uint64, endpoint string, dire
 	defer func() { err = errors.Join(err, s.bus.Close(context.WithoutCancel(ctx))) }()
 	report, err = s.run(ctx)
 	stats := proxy.Stats()
+	report.Capacity = stats.Capacity()
 	report.Faults.Requests = stats.Requests
 	report.Faults.AppliedReplyLost = stats.AppliedReplyLost
 	report.Faults.LostBefore = stats.LostBefore

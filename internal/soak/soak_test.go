@@ -2,6 +2,7 @@ package soak_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -126,5 +127,34 @@ func TestRunRejectsBadConfig(t *testing.T) {
 				t.Errorf("Run error = %v, want %v", err, soak.ErrInvalidConfig)
 			}
 		})
+	}
+}
+
+func TestSoakReportsCapacity(t *testing.T) {
+	cfg := soak.DefaultConfig()
+	cfg.Seeds, cfg.Pairs, cfg.SegmentPairs = 1, 60, 30
+	cfg.ReplyLost, cfg.LostBefore, cfg.Throttled, cfg.CrashHolding, cfg.CrashAfterLostReply = 0, 0, 0, 0, 0
+	report, err := soak.Run(t.Context(), endpoint(t), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	// Every pair writes at least twice (its acquire and its release, 1 unit each at least), and
+	// reads back after a failed acquire; the lock item has the counter at least.
+	c := report.Capacity
+	if c.WriteUnits < float64(2*report.Pairs) || c.LargestItemBytes == 0 || c.FailedConditionalWriteUnits > c.WriteUnits {
+		t.Errorf("Capacity = %+v: want at least %d write units, of which the failed conditions' part, and a largest item", c, 2*report.Pairs)
+	}
+	var text strings.Builder
+	if err := report.WriteText(&text, cfg.Limit); err != nil {
+		t.Fatalf("WriteText: %v", err)
+	}
+	per := c.PerExecution(report.Pairs)
+	for _, want := range []string{
+		fmt.Sprintf("capacity per execution                   %.1f read units, %.1f write units", per.ReadUnitsPerExecution, per.WriteUnitsPerExecution),
+		fmt.Sprintf("largest lock item                        %.2f KB", per.LargestLockItemKB),
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("WriteText lacks %q:\n%s", want, text.String())
+		}
 	}
 }

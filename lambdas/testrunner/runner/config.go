@@ -60,6 +60,10 @@ type Config struct {
 	// SettleTimeout is how long to wait, after the last execution ended, for cleanup to give
 	// back the slots of failed executions. Default: DefaultSettleTimeout.
 	SettleTimeout Duration `json:"settleTimeout,omitempty"`
+	// CapacityWait is how long to wait, once the run settled, for CloudWatch to publish the lock
+	// table's consumed capacity, when the Runner has a CloudWatch client and LockTable is set.
+	// Default: DefaultCapacityWait.
+	CapacityWait Duration `json:"capacityWait,omitempty"`
 }
 
 // Duration is a time.Duration that reads and writes as a Go duration string ("1.5s") in JSON.
@@ -88,8 +92,11 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 	if c.StateMachineArn == "" || !strings.HasPrefix(c.StateMachineArn, "arn:") {
 		return c, fmt.Errorf("%w: stateMachineArn must be a state machine ARN, got %q", ErrInvalidConfig, c.StateMachineArn)
 	}
-	if c.Executions < 0 || c.StartConcurrency < 0 || c.PollInterval < 0 || c.SettleTimeout < 0 {
-		return c, fmt.Errorf("%w: executions, startConcurrency, pollInterval and settleTimeout must not be negative", ErrInvalidConfig)
+	if c.Executions < 0 || c.StartConcurrency < 0 || c.PollInterval < 0 || c.SettleTimeout < 0 || c.CapacityWait < 0 {
+		return c, fmt.Errorf("%w: executions, startConcurrency, pollInterval, settleTimeout and capacityWait must not be negative", ErrInvalidConfig)
+	}
+	if c.CapacityWait == 0 {
+		c.CapacityWait = Duration(DefaultCapacityWait)
 	}
 	if c.Executions == 0 {
 		c.Executions = DefaultExecutions

@@ -3,6 +3,8 @@ package runner
 import (
 	"sort"
 	"time"
+
+	"github.com/turnstile-sfn/turnstile/internal/capacity"
 )
 
 // Report is the outcome of one load test.
@@ -49,6 +51,9 @@ type Report struct {
 	// AdmissionOrderInversions counts, per lock, the waiters admitted from the queue before a
 	// waiter that had joined it earlier: 0 means admission order equals enqueue order.
 	AdmissionOrderInversions int `json:"admissionOrderInversions"`
+	// Capacity is the lock table's consumed capacity per execution, from CloudWatch; nil when
+	// the runner had no CloudWatch client or no lock table.
+	Capacity *capacity.PerExecution `json:"capacity,omitempty"`
 	// Executions are the per-execution traces, in start order.
 	Executions []*Trace `json:"executions,omitempty"`
 }

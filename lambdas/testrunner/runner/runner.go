@@ -36,6 +36,9 @@ type Runner struct {
 	StepFunctions StepFunctions
 	// DynamoDB reads the lock table after the run.
 	DynamoDB DynamoDB
+	// CloudWatch, when set, reads the lock table's consumed capacity after the run
+	// (Config.LockTable must be set): Report.Capacity. Default: none, no capacity figures.
+	CloudWatch CloudWatch
 	// Now returns the current time, for naming executions. Default: time.Now.
 	Now func() time.Time
 	// Progress, when set, is called after every change in the number of finished executions.
@@ -59,6 +62,7 @@ func (r *Runner) Run(ctx context.Context, cfg Config) (*Report, error) {
 	if r.StepFunctions == nil || (cfg.LockTable != "" && r.DynamoDB == nil) {
 		return nil, ErrNoClient
 	}
+	began := now()
 	arns, err := r.startAll(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -82,6 +86,14 @@ func (r *Runner) Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 		report.setLocks(locks)
+	}
+	if r.CloudWatch != nil && cfg.LockTable != "" {
+		totals, err := r.tableCapacity(ctx, cfg, began, now(), capacityPoll, now)
+		if err != nil {
+			return nil, err
+		}
+		per := totals.PerExecution(report.Started)
+		report.Capacity = &per
 	}
 	return report, nil
 }
