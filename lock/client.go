@@ -236,7 +236,7 @@ func (c *Client) countDown(lock string) types.TransactWriteItem {
 }
 
 func (c *Client) putHolder(lock, execution string) types.TransactWriteItem {
-	item := Key(lock, HolderEntry(execution))
+	item := HolderKey(lock, execution)
 	item[AttributeSince] = str(c.timestamp())
 	return types.TransactWriteItem{Put: &types.Put{
 		TableName: aws.String(c.table), Item: item,
@@ -244,9 +244,9 @@ func (c *Client) putHolder(lock, execution string) types.TransactWriteItem {
 	}}
 }
 
-func (c *Client) deleteEntry(lock, entry string) types.TransactWriteItem {
+func (c *Client) deleteItem(key map[string]types.AttributeValue) types.TransactWriteItem {
 	return types.TransactWriteItem{Delete: &types.Delete{
-		TableName: aws.String(c.table), Key: Key(lock, entry),
+		TableName: aws.String(c.table), Key: key,
 		ConditionExpression: aws.String(ItemPresent), ExpressionAttributeNames: map[string]string{"#entry": AttributeEntry},
 	}}
 }

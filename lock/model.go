@@ -48,6 +48,24 @@ const (
 	AttributeToken = "token"
 )
 
+// HolderPartitionSuffix ends the partition key of a lock's holder items, which live apart from
+// its counter and waiter items: a hand-off writes both partitions, so that neither takes every
+// write of the lock (each partition of DynamoDB takes at most 1,000 write units a second).
+const HolderPartitionSuffix = "#holders"
+
+// HolderPartition is the partition key of lock's holder items.
+func HolderPartition(lock string) string { return lock + HolderPartitionSuffix }
+
+// LockOfHolders reads the lock back from a holder partition's key; ok is false for any other.
+func LockOfHolders(partition string) (lock string, ok bool) {
+	return strings.CutSuffix(partition, HolderPartitionSuffix)
+}
+
+// HolderKey is the primary key of the holder item of execution in lock.
+func HolderKey(lock, execution string) map[string]types.AttributeValue {
+	return Key(HolderPartition(lock), HolderEntry(execution))
+}
+
 // HolderEntry is the sort key of the holder item of execution.
 func HolderEntry(execution string) string { return HolderPrefix + execution }
 
@@ -105,8 +123,9 @@ const (
 // deliberate choice.
 const MaxLimit = 1_000_000
 
-// MaxLockNameBytes is the longest lock name: DynamoDB's limit for a partition key value.
-const MaxLockNameBytes = 2048
+// MaxLockNameBytes is the longest lock name: DynamoDB's limit for a partition key value, less
+// HolderPartitionSuffix.
+const MaxLockNameBytes = 2048 - len(HolderPartitionSuffix)
 
 // IAM actions on the lock table, by user. A transaction needs the action of each of its
 // writes.

@@ -190,7 +190,7 @@ func (c *Client) fillFreeSlots(ctx context.Context, lock string, limit int) erro
 func (c *Client) admitOldest(ctx context.Context, lock string, limit int, waiters []waiter) (admittedTo string, err error) {
 	for _, w := range waiters {
 		done, failed, err := c.transact(ctx, "admit "+w.execution,
-			c.countUp(lock, limit), c.putHolder(lock, w.execution), c.deleteEntry(lock, WaiterEntry(w.ticket)))
+			c.countUp(lock, limit), c.putHolder(lock, w.execution), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return "", err

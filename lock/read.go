@@ -16,7 +16,7 @@ import (
 // holder item).
 func (c *Client) Holds(ctx context.Context, lock, execution string) (bool, error) {
 	out, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: aws.String(c.table), Key: Key(lock, HolderEntry(execution)), ConsistentRead: aws.Bool(true),
+		TableName: aws.String(c.table), Key: HolderKey(lock, execution), ConsistentRead: aws.Bool(true),
 		ProjectionExpression: aws.String("#entry"), ExpressionAttributeNames: map[string]string{"#entry": AttributeEntry},
 	})
 	if err != nil {
@@ -45,11 +45,7 @@ func (c *Client) Leave(ctx context.Context, lock, execution string, ticket int64
 	case err != nil:
 		return ReleaseResult{}, classify("leave the queue of "+strconv.Quote(lock), err)
 	}
-	holds, err := c.Holds(ctx, lock, execution)
-	if err != nil || !holds {
-		return ReleaseResult{}, err
-	}
-	return c.Release(ctx, lock, execution, limit)
+	return c.ReleaseIfHeld(ctx, lock, execution, limit)
 }
 
 // State is what one read of a lock's partition shows.
@@ -82,31 +78,39 @@ type Waiter struct {
 	Since string `json:"since"`
 }
 
-// Read reads a lock's whole partition, strongly consistent (one Query, paged): it costs one
-// read unit per 4 KB of holders and waiters, so it is for inspection and checks, not for the
+// Read reads a lock whole, strongly consistent: its counter and waiter items (one Query from
+// the counter item on, paged) and its holder items (one Query of their partition, paged). It
+// costs one read unit per 4 KB of items, so it is for inspection and checks, not for the
 // operations.
 func (c *Client) Read(ctx context.Context, lock string) (State, error) {
 	var st State
-	var start map[string]types.AttributeValue
-	for {
-		out, err := c.ddb.Query(ctx, &dynamodb.QueryInput{
-			TableName:                 aws.String(c.table),
-			ConsistentRead:            aws.Bool(true),
-			KeyConditionExpression:    aws.String("#lock = :lock"),
-			ExpressionAttributeNames:  map[string]string{"#lock": AttributeLockName},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":lock": str(lock)},
-			ExclusiveStartKey:         start,
-		})
-		if err != nil {
-			return State{}, classify("read the lock "+strconv.Quote(lock), err)
+	// The counter item and the waiters sort from "lock" on; a holder partition may also hold
+	// the counter and waiters of a lock named like it, so its holders are read by prefix.
+	for _, part := range []struct{ partition, condition, from string }{
+		{lock, "#entry >= :from", EntryLock},
+		{HolderPartition(lock), "begins_with(#entry, :from)", HolderPrefix},
+	} {
+		var start map[string]types.AttributeValue
+		for {
+			out, err := c.ddb.Query(ctx, &dynamodb.QueryInput{
+				TableName:                 aws.String(c.table),
+				ConsistentRead:            aws.Bool(true),
+				KeyConditionExpression:    aws.String("#lock = :lock AND " + part.condition),
+				ExpressionAttributeNames:  map[string]string{"#lock": AttributeLockName, "#entry": AttributeEntry},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":lock": str(part.partition), ":from": str(part.from)},
+				ExclusiveStartKey:         start,
+			})
+			if err != nil {
+				return State{}, classify("read the lock "+strconv.Quote(lock), err)
+			}
+			for _, item := range out.Items {
+				st.add(item)
+			}
+			if len(out.LastEvaluatedKey) == 0 {
+				break
+			}
+			start = out.LastEvaluatedKey
 		}
-		for _, item := range out.Items {
-			st.add(item)
-		}
-		if len(out.LastEvaluatedKey) == 0 {
-			break
-		}
-		start = out.LastEvaluatedKey
 	}
 	sort.Slice(st.Holders, func(i, j int) bool { return st.Holders[i].Execution < st.Holders[j].Execution })
 	sort.Slice(st.Waiters, func(i, j int) bool { return st.Waiters[i].Ticket < st.Waiters[j].Ticket })

@@ -40,6 +40,21 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	return res, fmt.Errorf("%w: release %s on %q: the lock changed under %d attempts", ErrBusy, execution, lock, c.attempts)
 }
 
+// ReleaseIfHeld is Release for an execution that may hold no slot any more (a dead execution
+// whose own release may have run: the cleanup's case): one strongly consistent read of its
+// holder item first, so that releasing what is not held costs a read, not a cancelled
+// transaction.
+func (c *Client) ReleaseIfHeld(ctx context.Context, lock, execution string, limit int) (ReleaseResult, error) {
+	if lock == "" || execution == "" {
+		return ReleaseResult{}, fmt.Errorf("%w: release needs a lock name and an execution", ErrInvalidRequest)
+	}
+	holds, err := c.Holds(ctx, lock, execution)
+	if err != nil || !holds {
+		return ReleaseResult{}, err
+	}
+	return c.Release(ctx, lock, execution, limit)
+}
+
 // releaseOnce makes one release step for holder from one read: done when the release is
 // complete, next naming a dead waiter that was handed the slot and must be released in turn,
 // neither when the lock changed and the step must be tried again.
@@ -50,7 +65,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		return "", true, err
 	}
 	if len(waiters) == 0 || ctr.count > limit {
-		ok, failed, err := c.transact(ctx, "release "+holder, c.countDown(lock), c.deleteEntry(lock, HolderEntry(holder)))
+		ok, failed, err := c.transact(ctx, "release "+holder, c.countDown(lock), c.deleteItem(HolderKey(lock, holder)))
 		switch {
 		case err != nil:
 			return "", true, err
@@ -68,7 +83,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 	}
 	for _, w := range waiters {
 		ok, failed, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution,
-			c.deleteEntry(lock, HolderEntry(holder)), c.putHolder(lock, w.execution), c.deleteEntry(lock, WaiterEntry(w.ticket)))
+			c.deleteItem(HolderKey(lock, holder)), c.putHolder(lock, w.execution), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return "", true, err

@@ -232,6 +232,7 @@ func releaseHolder(o CleanupOptions) *asl.Task {
 					"lockName.$":     "$.lockName",
 					"limit":          o.Limit,
 					"executionArn.$": "$.executionArn",
+					"ifHeld":         true,
 				},
 			},
 			ResultPath: asl.NullPath(),

@@ -42,10 +42,15 @@ func (r lockRef) counterKey() map[string]any {
 	return map[string]any{lock.AttributeLockName: r.partition(), lock.AttributeEntry: map[string]any{"S": lock.EntryLock}}
 }
 
+// holderPartition is the partition key of the lock's holder items (lock.HolderPartition).
+func (r lockRef) holderPartition() map[string]any {
+	return map[string]any{"S.$": "States.Format('{}" + lock.HolderPartitionSuffix + "', " + r.lockName + ")"}
+}
+
 // holderKey is the key of the execution's holder item.
 func (r lockRef) holderKey() map[string]any {
 	return map[string]any{
-		lock.AttributeLockName: r.partition(),
+		lock.AttributeLockName: r.holderPartition(),
 		lock.AttributeEntry:    map[string]any{"S.$": "States.Format('" + lock.HolderPrefix + "{}', " + r.execution + ")"},
 	}
 }
@@ -134,7 +139,7 @@ func (r lockRef) holderCountTask(next, resultPath string, extra map[string]any) 
 			"KeyConditionExpression":   "#lock = :lock AND #entry = :entry",
 			"ExpressionAttributeNames": map[string]any{"#lock": lock.AttributeLockName, "#entry": lock.AttributeEntry},
 			"ExpressionAttributeValues": map[string]any{
-				":lock":  r.partition(),
+				":lock":  r.holderPartition(),
 				":entry": r.holderKey()[lock.AttributeEntry],
 			},
 			"Select":                 "COUNT",

@@ -32,7 +32,7 @@ func RunDynamoDBAlone(ctx context.Context, endpoint, table string, limit int, lo
 	counter := map[string]any{lock.AttributeLockName: str(SemaphoreLock), lock.AttributeEntry: str(lock.EntryLock)}
 	pair := func(i int) error {
 		holderEntry := lock.HolderEntry(fmt.Sprintf("arn:aws:states:%s:%s:execution:%s:run-%d", emulator.DefaultRegion, emulator.DefaultAccount, SemaphoreName, i))
-		holder := map[string]any{lock.AttributeLockName: str(SemaphoreLock), lock.AttributeEntry: str(holderEntry)}
+		holder := map[string]any{lock.AttributeLockName: str(lock.HolderPartition(SemaphoreLock)), lock.AttributeEntry: str(holderEntry)}
 		entryNames := map[string]any{"#entry": lock.AttributeEntry}
 		acquire := map[string]any{"TransactItems": []any{
 			map[string]any{"Update": map[string]any{
@@ -42,7 +42,7 @@ func RunDynamoDBAlone(ctx context.Context, endpoint, table string, limit int, lo
 				"ExpressionAttributeValues": map[string]any{":limit": num(limit), ":one": num(1), ":zero": num(0)},
 			}},
 			map[string]any{"Put": map[string]any{
-				"TableName": table, "Item": map[string]any{lock.AttributeLockName: str(SemaphoreLock), lock.AttributeEntry: str(holderEntry), lock.AttributeSince: str("2026-01-01T00:00:00.000Z")},
+				"TableName": table, "Item": map[string]any{lock.AttributeLockName: str(lock.HolderPartition(SemaphoreLock)), lock.AttributeEntry: str(holderEntry), lock.AttributeSince: str("2026-01-01T00:00:00.000Z")},
 				"ConditionExpression": lock.ItemAbsent, "ExpressionAttributeNames": entryNames,
 			}},
 		}}

@@ -27,6 +27,9 @@ type Request struct {
 	TaskToken string `json:"taskToken,omitempty"`
 	// RetryCount is the park task's $$.State.RetryCount: above 0, the execution parks again.
 	RetryCount int `json:"retryCount,omitempty"`
+	// IfHeld asks a release to read first whether the execution holds a slot (the cleanup
+	// releases for executions whose own release may have run).
+	IfHeld bool `json:"ifHeld,omitempty"`
 }
 
 // Response is what the function returns: the result of the action it ran.
@@ -58,8 +61,12 @@ func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 		})
 		res.Park = &p
 	case machines.HandOffActionRelease:
+		release := h.locks.Release
+		if req.IfHeld {
+			release = h.locks.ReleaseIfHeld
+		}
 		var r lock.ReleaseResult
-		r, err = h.locks.Release(ctx, req.LockName, req.ExecutionArn, req.Limit)
+		r, err = release(ctx, req.LockName, req.ExecutionArn, req.Limit)
 		res.Release = &r
 	case machines.HandOffActionLeave:
 		var r lock.ReleaseResult

@@ -143,6 +143,11 @@ func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.Attrib
 		return nil
 	}
 	execution, holder := lock.ExecutionOf(entry)
+	if holder {
+		if lockName, holder = lock.LockOfHolders(lockName); !holder {
+			return nil // not in a holder partition: not a lock item
+		}
+	}
 	ticket, waiting := lock.TicketOf(entry)
 	if waiting {
 		execution = stringAttr(item, lock.AttributeExecution)
@@ -171,7 +176,7 @@ func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.Attrib
 		r.logf("removed %s from the queue of %s: the execution is not running", execution, lockName)
 		return nil
 	}
-	out, err := r.locks.Release(ctx, lockName, execution, r.cfg.Limit)
+	out, err := r.locks.ReleaseIfHeld(ctx, lockName, execution, r.cfg.Limit)
 	if err != nil {
 		return fmt.Errorf("reconcile: release %s from %s: %w", execution, lockName, err)
 	}
