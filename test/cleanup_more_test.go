@@ -297,22 +297,24 @@ func TestItemTooLargeFailsFast(t *testing.T) {
 	}
 	key := lock.Key(demo.DefaultLockName, lock.EntryLock) // the counter item
 	const filler = "filler"
-	fill := func(update string, values map[string]types.AttributeValue) {
+	fill := func(update string, names map[string]string, values map[string]types.AttributeValue) {
 		t.Helper()
 		_, err := ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 			TableName: aws.String(lockTableName(st)), Key: key, UpdateExpression: aws.String(update),
-			ExpressionAttributeNames: map[string]string{"#f": filler}, ExpressionAttributeValues: values,
+			ExpressionAttributeNames: names, ExpressionAttributeValues: values,
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	// The item's size (DynamoDB's rules: attribute names plus values) is its key with
-	// the filler's name, plus the filler: 4 bytes to spare, less than any attribute the
+	// The lock is free and nobody waits: its counter and ticket count can go (they come back
+	// from 0). The item's size (DynamoDB's rules: attribute names plus values) is then its key
+	// with the filler's name, plus the filler: 4 bytes to spare, less than the ticket count the
 	// machine's first write adds.
 	keyBytes := len(lock.AttributeLockName) + len(demo.DefaultLockName) + len(lock.AttributeEntry) + len(lock.EntryLock) + len(filler)
-	fill("SET #f = :f", map[string]types.AttributeValue{":f": &types.AttributeValueMemberS{Value: strings.Repeat("x", 400*1024-keyBytes-4)}})
-	defer fill("REMOVE #f", nil)
+	fill("SET #f = :f REMOVE #count, #tickets", map[string]string{"#f": filler, "#count": lock.AttributeCount, "#tickets": lock.AttributeTickets},
+		map[string]types.AttributeValue{":f": &types.AttributeValueMemberS{Value: strings.Repeat("x", 400*1024-keyBytes-4)}})
+	defer fill("REMOVE #f", map[string]string{"#f": filler}, nil)
 
 	a := startHolder(t, st)
 	if d := waitForEnd(t, st, a); d.Status != emulator.StatusFailed || deref(d.Error) != machines.ErrorLockTable {
