@@ -34,7 +34,7 @@ SIDEBYSIDE_ARGS ?=
 GO_FILES = $(shell find . -name '*.go' -not -path './.cdk/*' -not -path './$(CDK_OUT)/*' -not -path './.git/*')
 TESTDATA_ASL = $(shell find . \( -path ./.cdk -o -path ./$(CDK_OUT) -o -path ./.git \) -prune -o -path '*/testdata/*' -name '*.asl.json' -print | sort)
 
-.PHONY: help setup node-tooling dynamodb-local demo synth deploy test fmt-check vet staticcheck validate-asl go-test example bench bench-sidebyside soak clean
+.PHONY: help setup node-tooling dynamodb-local demo synth deploy test fmt-check vet staticcheck validate-asl go-test example bench bench-scale bench-sidebyside soak clean
 
 help: ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -99,6 +99,13 @@ bench: node-tooling ## the benchmarks: the demo's figures over 3 seeds, the emul
 	go test -run '^$$' -bench . -benchtime 3x ./test/
 	go test -run '^$$' -bench . ./emulator/ ./emulator/dynamo/ ./emulator/intrinsic/
 	$(MAKE) --no-print-directory bench-sidebyside
+
+bench-scale: node-tooling dynamodb-local ## the lock at scale (about an hour): 1,000 and 10,000 executions through limit 5, 10,000 through limit 100, 2,000 through limit 1,000, one lock with 100,000 waiters
+	go run ./cmd/turnstile simulate --chart "" --no-progress --executions 1000 --expect-errors Turnstile.AcquireTimeout
+	go run ./cmd/turnstile simulate --chart "" --no-progress --executions 10000 --expect-errors Turnstile.AcquireTimeout
+	go run ./cmd/turnstile simulate --chart "" --no-progress --executions 10000 --limit 100 --work-time 1s --failure-rate 0
+	go run ./cmd/turnstile simulate --chart "" --no-progress --executions 2000 --limit 1000 --work-time 240s
+	go test -run '^$$' -bench BenchmarkQueue -benchtime 1x -timeout 2h ./lock -args -waiters 100000
 
 bench-sidebyside: node-tooling dynamodb-local ## the emulator beside aws-local-stepfunctions: the same workloads' executions per second and the ratio
 	go run ./cmd/sidebyside $(SIDEBYSIDE_ARGS)
