@@ -15,7 +15,7 @@ func TestBadInputExitsWithAClearMessage(t *testing.T) {
 	}{
 		{"no command", nil, "Usage:"},
 		{"unknown command", []string{"simulat"}, `unknown command "simulat"`},
-		{"limit 0", []string{"simulate", "--limit", "0"}, "--limit: must be an integer from 1 to 2600, got 0"},
+		{"limit 0", []string{"simulate", "--limit", "0"}, "--limit: must be an integer from 1 to 1000000, got 0"},
 		{"negative failure rate", []string{"simulate", "--failure-rate", "-0.5"}, "--failure-rate:"},
 		{"failure rate above 1", []string{"simulate", "--failure-rate", "1.5"}, "--failure-rate:"},
 		{"negative work time", []string{"simulate", "--work-time", "-1s"}, "--work-time:"},

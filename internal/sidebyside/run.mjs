@@ -20,7 +20,12 @@ const require = createRequire(new URL('../../.cdk/package.json', import.meta.url
 const { StateMachine } = require('aws-local-stepfunctions');
 const ddb = require('@aws-sdk/client-dynamodb');
 
-const DYNAMODB_PREFIX = 'arn:aws:states:::dynamodb:';
+// The optimized DynamoDB integration and the AWS SDK one, with the prefix Step Functions gives
+// their errors.
+const DYNAMODB_INTEGRATIONS = [
+  { prefix: 'arn:aws:states:::dynamodb:', errorPrefix: 'DynamoDB.' },
+  { prefix: 'arn:aws:states:::aws-sdk:dynamodb:', errorPrefix: 'DynamoDb.' },
+];
 
 const job = JSON.parse(readFileSync(0, 'utf8'));
 const definition = JSON.parse(job.definition);
@@ -33,7 +38,7 @@ const client = new ddb.DynamoDBClient({
 let dynamodbRequests = 0;
 
 // dynamoDBHandler returns the local handler of a Task state calling the DynamoDB action.
-function dynamoDBHandler(stateName, action) {
+function dynamoDBHandler(stateName, action, errorPrefix) {
   const Command = ddb[action.charAt(0).toUpperCase() + action.slice(1) + 'Command'];
   if (!Command) {
     throw new Error(`state ${stateName}: no DynamoDB action ${action} in @aws-sdk/client-dynamodb`);
@@ -45,7 +50,7 @@ function dynamoDBHandler(stateName, action) {
       return result;
     } catch (err) {
       const failure = new Error(err.message);
-      failure.name = 'DynamoDB.' + err.name;
+      failure.name = errorPrefix + err.name;
       throw failure;
     }
   };
@@ -61,10 +66,11 @@ function overridesOf(graph, overrides) {
       overrides.retryIntervalOverrides[name] = 0;
     }
     if (state.Type === 'Task') {
-      if (typeof state.Resource !== 'string' || !state.Resource.startsWith(DYNAMODB_PREFIX)) {
+      const integration = DYNAMODB_INTEGRATIONS.find((i) => typeof state.Resource === 'string' && state.Resource.startsWith(i.prefix));
+      if (!integration) {
         throw new Error(`state ${name}: resource ${state.Resource} is not a DynamoDB integration; only those are run`);
       }
-      overrides.taskResourceLocalHandlers[name] = dynamoDBHandler(name, state.Resource.slice(DYNAMODB_PREFIX.length));
+      overrides.taskResourceLocalHandlers[name] = dynamoDBHandler(name, state.Resource.slice(integration.prefix.length), integration.errorPrefix);
     }
     for (const branch of state.Branches ?? []) {
       overridesOf(branch, overrides);
