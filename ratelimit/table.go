@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/turnstile-sfn/turnstile/ratelimit/gcra"
 )
 
 // DefaultKeyAttribute is the default partition key attribute name: the Semaphore construct's
@@ -12,7 +14,7 @@ import (
 const DefaultKeyAttribute = "LockName"
 
 // DefaultKeyPrefix is prepended to a limiter's Name to form its item key, e.g. "rate#api".
-const DefaultKeyPrefix = "rate#"
+const DefaultKeyPrefix = gcra.KeyPrefix
 
 // API is the part of the DynamoDB client that the limiters use; *dynamodb.Client implements it.
 type API interface {

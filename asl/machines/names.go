@@ -59,9 +59,10 @@ const (
 // StateNames returns the names of every state a semaphore machine may have, in rendering order.
 func StateNames() []string {
 	return []string{
-		StateCheckLockName, StateInvalidLockName, StatePrepareAcquire, StateAcquireSlot,
+		StateCheckLockName, StateInvalidLockName, StateReservedLockName, StatePrepareAcquire, StateAcquireSlot,
 		StateCheckHolder, StateSlotHeld, StateCountWait, StateWaitForSlot,
 		StateWaitInQueue, StateLeaveQueue, StateAcquireTimedOut,
+		StateTakeRatePermit, StateRestartRate, StateRetakeRatePermit, StateWaitForRateSlot,
 		StateRunWork, StateReleaseSlot, StateHandOffSlot, StateDone, StateReleaseAfterFailure,
 		StateHandOffAfterFailure, StateReraiseWorkError,
 		StateWorkFailed, StateWorkFailedWithoutCause, StateWorkFailedWithoutError, StateLockTableError,
