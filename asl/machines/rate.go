@@ -115,7 +115,7 @@ func (o SemaphoreOptions) checkRate() *OptionError {
 	}
 	switch {
 	case math.IsNaN(r.PerSecond) || r.PerSecond < MinRatePerSecond || r.PerSecond > MaxRatePerSecond:
-		return &OptionError{Field: "Rate.PerSecond", Value: r.PerSecond, Problem: fmt.Sprintf("must be between %g (one a day) and %d permits a second", MinRatePerSecond, MaxRatePerSecond), Kind: ErrRate}
+		return &OptionError{Field: "Rate.PerSecond", Value: r.PerSecond, Problem: fmt.Sprintf("must be from one a day (1/86400) to %d permits a second", MaxRatePerSecond), Kind: ErrRate}
 	case r.Burst < 1 || r.Burst > MaxRateBurst:
 		return &OptionError{Field: "Rate.Burst", Value: r.Burst, Problem: fmt.Sprintf("must be between 1 and %d", MaxRateBurst), Kind: ErrRate}
 	case r.Mode != RateDelay && r.Mode != RateReject:

@@ -132,8 +132,9 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	s.stateMachine = awsstepfunctions.NewStateMachine(s, jsii.String("StateMachine"), smProps)
 	nag.Suppress(s.stateMachine.Role(), nag.LoggingAndTracing)
 
-	// Least privilege on the lock table: the acquire and release updates, and for Poll the
-	// read-back (under Callback the hand-off function reads).
+	// Least privilege on the lock table: the acquire and release updates (and the Rate gate's,
+	// on the rate items in the same table), and for Poll the read-back (under Callback the
+	// hand-off function reads).
 	tableActions := []*string{jsii.String("dynamodb:UpdateItem")}
 	if opts.WaitStrategy == machines.WaitPoll {
 		tableActions = append(tableActions, jsii.String("dynamodb:GetItem"))
