@@ -220,8 +220,10 @@ func (b builder) rateGate() asl.States {
 		// Take's condition also fails when the rate is spent; Restart tells the cases apart.
 		takeFailed.Comment = "the rate is idle, or spent (Reject)"
 	}
+	take := b.takePermit(g, enteredMs, takeFailed)
+	take.Comment = rateComment(r)
 	return asl.States{
-		{Name: StateTakeRatePermit, State: b.takePermit(g, enteredMs, takeFailed)},
+		{Name: StateTakeRatePermit, State: take},
 		{Name: StateRestartRate, State: b.restartRate(g)},
 		{Name: StateRetakeRatePermit, State: b.takePermit(g, keptMs, retakeFailed)},
 		{Name: StateWaitForRateSlot, State: &asl.Wait{
@@ -337,4 +339,33 @@ func (b builder) rateFatalCatch() *asl.Catcher {
 		Next:        StateReleaseAfterFailure,
 		Output:      "{% $merge([$states.input, {'workError': {'Error': '" + ErrorLockTable + "', 'Cause': $states.errorOutput.Cause}}]) %}",
 	}
+}
+
+// rateCommentFormat is the Comment of Take Rate Permit: it states the rate, and SemaphoreRate
+// reads it back.
+const rateCommentFormat = "GCRA rate: %s permits a second, burst %d, mode %s"
+
+// rateComment renders the rate as the Comment of Take Rate Permit.
+func rateComment(r *RateOptions) string {
+	return fmt.Sprintf(rateCommentFormat, strconv.FormatFloat(r.PerSecond, 'g', -1, 64), r.Burst, r.Mode)
+}
+
+// SemaphoreRate returns the Rate of a semaphore machine built by Semaphore, read from its
+// definition, and whether it has one.
+func SemaphoreRate(m *asl.StateMachine) (*RateOptions, bool) {
+	take, ok := m.States.Get(StateTakeRatePermit).(*asl.Task)
+	if !ok {
+		return nil, false
+	}
+	var perSecond string
+	r := &RateOptions{}
+	if _, err := fmt.Sscanf(take.Comment, rateCommentFormat, &perSecond, &r.Burst, &r.Mode); err != nil {
+		return nil, false
+	}
+	v, err := strconv.ParseFloat(perSecond, 64)
+	if err != nil {
+		return nil, false
+	}
+	r.PerSecond = v
+	return r, true
 }

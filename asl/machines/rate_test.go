@@ -169,3 +169,37 @@ func TestRateRejectsInvalidOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestSemaphoreRateReadsTheRateBack checks that SemaphoreRate reads every golden case's Rate,
+// defaults applied, from the rendered and parsed definition, and finds none without a Rate.
+func TestSemaphoreRateReadsTheRateBack(t *testing.T) {
+	for _, tc := range append(rateCases(), goldenCases()...) {
+		m, err := machines.Semaphore(tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := m.Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := asl.Parse(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := machines.SemaphoreRate(parsed)
+		if tc.opts.Rate == nil {
+			if ok {
+				t.Errorf("%s: SemaphoreRate = %+v, want none", tc.name, got)
+			}
+			continue
+		}
+		want := *tc.opts.Rate
+		want.Burst = max(want.Burst, machines.DefaultRateBurst)
+		if want.Mode == "" {
+			want.Mode = machines.RateDelay
+		}
+		if !ok || *got != want {
+			t.Errorf("%s: SemaphoreRate = %+v, %v; want %+v", tc.name, got, ok, want)
+		}
+	}
+}
