@@ -215,7 +215,7 @@ func (b builder) rateGate() asl.States {
 	if g.reject {
 		retakeFailed = b.rateFailure(ErrorRateLimited, fmt.Sprintf("'the rate of the lock ' & $states.input.lockName & ' (%g a second, burst %d) is spent; the slot was given back'", r.PerSecond, r.Burst))
 	}
-	takeFailed := &asl.Catcher{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: StateRestartRate}
+	takeFailed := &asl.Catcher{ErrorEquals: []string{ErrorConditionalCheckFailed}, Next: StateRestartRate, Output: "{% $states.input %}"}
 	if g.reject {
 		// Take's condition also fails when the rate is spent; Restart tells the cases apart.
 		takeFailed.Comment = "the rate is idle, or spent (Reject)"

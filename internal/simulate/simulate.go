@@ -145,6 +145,9 @@ type Result struct {
 	// LargestLockItemKB is the largest item seen in a reply of the stack's tables (the lock
 	// item), in KB of 1,024 bytes by DynamoDB's item-size rules.
 	LargestLockItemKB float64 `json:"largestLockItemKB"`
+	// Rate is what a machine with a Rate measured: entries per window against the GCRA bound,
+	// and the gate's write units per permit. Nil without a Rate.
+	Rate *RateFigures `json:"rate,omitempty"`
 }
 
 // expectedErrors are the error names a scenario's executions may fail with: the demo work's
@@ -158,7 +161,10 @@ func expectedErrors(sc Scenario) func(string) bool {
 	if sc.Demo != nil {
 		cfg = *sc.Demo
 	}
-	return func(name string) bool { return cfg.FailureRate > 0 && name == work.ErrorNameWorkFailed }
+	rejects := cfg.Rate != nil && cfg.Rate.Mode == machines.RateReject
+	return func(name string) bool {
+		return cfg.FailureRate > 0 && name == work.ErrorNameWorkFailed || rejects && name == machines.ErrorRateLimited
+	}
 }
 
 // unexpectedFailures keeps the failures whose error the scenario did not ask for.
@@ -256,8 +262,8 @@ func (g *startGate) StartExecution(ctx context.Context, in *sfn.StartExecutionIn
 func (g *startGate) open() { g.release() }
 
 // Violations lists the promises the run broke: more executions inside the work than the limit,
-// slots still held or executions still queued once everything settled, or waiters admitted
-// out of their enqueue order.
+// slots still held or executions still queued once everything settled, waiters admitted out
+// of their enqueue order, or more entries into the work in a window than the Rate allows.
 func (r *Result) Violations() []string {
 	var out []string
 	if r.Report.MaxConcurrentWorkByKey != nil {
@@ -278,6 +284,9 @@ func (r *Result) Violations() []string {
 	}
 	if r.Report.AdmissionOrderInversions > 0 {
 		out = append(out, fmt.Sprintf("%d waiters were admitted before a waiter that had queued earlier", r.Report.AdmissionOrderInversions))
+	}
+	if r.Rate != nil {
+		out = append(out, r.Rate.violations()...)
 	}
 	return out
 }
@@ -402,6 +411,11 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		res.FailedConditionWriteUnitsPerExecution = ddbStats.FailedConditionalWriteUnits / n
 	}
 	res.LargestLockItemKB = float64(ddbStats.LargestItemBytes) / 1024
+	if rate, ok := machines.SemaphoreRate(def); ok {
+		if res.Rate, err = rateFigures(ctx, st, rate, report); err != nil {
+			return nil, err
+		}
+	}
 	// Independent keys work side by side: the ideal spreads the work over every key's slots.
 	res.IdealMakespanSeconds = report.WorkSeconds / float64(limit*max(1, len(sc.Keys)))
 	if res.IdealMakespanSeconds > 0 {

@@ -88,6 +88,8 @@ type Config struct {
 	ReservedConcurrency int
 	// WaitStrategy is how executions wait for a slot. Default: DefaultWaitStrategy.
 	WaitStrategy semaphore.WaitStrategy
+	// Rate limits how often executions enter the work (semaphore.Props.Rate). Default: none.
+	Rate *semaphore.Rate
 }
 
 // DefaultWaitStrategy is the demo's wait strategy: the construct's default.
