@@ -107,12 +107,17 @@ func (r *RateOptions) withDefaults() *RateOptions {
 	return &c
 }
 
-// checkRate validates the Rate options and the lock name they key their item with.
-func (o SemaphoreOptions) checkRate() *OptionError {
-	r := o.Rate
-	if r == nil {
-		return nil
+// Validate checks r, its defaults applied, as Semaphore does: it returns an *OptionError
+// naming the field at fault (wrapping ErrRate), or nil.
+func (r RateOptions) Validate() error {
+	if err := r.withDefaults().check(); err != nil {
+		return err
 	}
+	return nil
+}
+
+// check validates rate options that have their defaults.
+func (r *RateOptions) check() *OptionError {
 	switch {
 	case math.IsNaN(r.PerSecond) || r.PerSecond < MinRatePerSecond || r.PerSecond > MaxRatePerSecond:
 		return &OptionError{Field: "Rate.PerSecond", Value: r.PerSecond, Problem: fmt.Sprintf("must be from one a day (1/86400) to %d permits a second", MaxRatePerSecond), Kind: ErrRate}
@@ -120,7 +125,19 @@ func (o SemaphoreOptions) checkRate() *OptionError {
 		return &OptionError{Field: "Rate.Burst", Value: r.Burst, Problem: fmt.Sprintf("must be between 1 and %d", MaxRateBurst), Kind: ErrRate}
 	case r.Mode != RateDelay && r.Mode != RateReject:
 		return &OptionError{Field: "Rate.Mode", Value: strconv.Quote(string(r.Mode)), Problem: `must be "Delay" or "Reject"`, Kind: ErrRate}
-	case strings.HasPrefix(o.LockName, gcra.KeyPrefix):
+	}
+	return nil
+}
+
+// checkRate validates the Rate options and the lock name they key their item with.
+func (o SemaphoreOptions) checkRate() *OptionError {
+	if o.Rate == nil {
+		return nil
+	}
+	if err := o.Rate.check(); err != nil {
+		return err
+	}
+	if strings.HasPrefix(o.LockName, gcra.KeyPrefix) {
 		return &OptionError{Field: "LockName", Value: strconv.Quote(o.LockName), Problem: fmt.Sprintf("must not begin with %q with a Rate: the rate items' keys do", gcra.KeyPrefix), Kind: ErrLockName}
 	}
 	return nil
