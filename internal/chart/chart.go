@@ -124,6 +124,9 @@ func (c Concurrency) plot() (*plot.Plot, error) {
 	}
 	p.X.Label.Text = "time since the first start (s)"
 	p.Y.Label.Text = "executions working"
+	if c.Rate != nil {
+		p.Y.Label.Text = "executions working; entries a second"
+	}
 	p.Y.Min = 0
 	p.Add(plotter.NewGrid())
 
