@@ -47,8 +47,10 @@ func runRate(t *testing.T, cfg demo.Config, executions int, seed uint64) *simula
 }
 
 // TestRateDelayKeepsTheBound runs 200 executions through a limit of 10 and a Rate of 2 a
-// second (Delay): the work (1 s) would let 10 a second in, so the rate binds. Entries never
-// exceed the GCRA bound in any window, nothing is rejected, and the entry rate is the rate.
+// second (Delay): the work (1 s) would let 10 a second in, so the rate binds. The permits never
+// exceed the GCRA bound in any window, no execution enters before its permit, entries stay
+// within the bound of a window one second longer (AWS waits to the second), nothing is
+// rejected, and the entry rate is the rate.
 func TestRateDelayKeepsTheBound(t *testing.T) {
 	for _, strategy := range []semaphore.WaitStrategy{semaphore.WaitPoll, semaphore.WaitCallback} {
 		t.Run(string(strategy), func(t *testing.T) {
@@ -60,9 +62,10 @@ func TestRateDelayKeepsTheBound(t *testing.T) {
 			if f.Permits != 200 || f.Rejected != 0 {
 				t.Errorf("%d permits, %d rejected; want 200 and 0 in Delay mode", f.Permits, f.Rejected)
 			}
-			// The bound is tight: with a backlog the gate lets exactly the bound in.
-			if w := f.Windows[1]; w.MaxEntries != w.Bound {
-				t.Errorf("at most %d entries in a %gs window, want the bound %d: the rate does not bind", w.MaxEntries, w.Seconds, w.Bound)
+			// The bound is nearly tight: with a backlog the gate grants R·W permits a window,
+			// and the burst once.
+			if w := f.Windows[1]; w.MaxPermits < w.Bound-1 {
+				t.Errorf("at most %d permits in a %gs window, want the bound %d: the rate does not bind", w.MaxPermits, w.Seconds, w.Bound)
 			}
 			if f.EntriesPerSecond < 1.9 || f.EntriesPerSecond > 2.01 {
 				t.Errorf("%.3f entries a second, want 2", f.EntriesPerSecond)

@@ -24,8 +24,9 @@ import (
 //
 //   - Take Rate Permit, the TAT is ahead of now (a busy rate): SET tat = tat + T, on condition
 //     tat >= now (Reject: now <= tat <= now + (Burst-1)·T). Additive, so that concurrent
-//     executions do not conflict. The permit's slot is max(now, new TAT - Burst·T), rounded up to
-//     the millisecond: Wait For Rate Slot waits until it, then the work runs.
+//     executions do not conflict. The permit's slot is new TAT - Burst·T: Wait For Rate Slot
+//     waits until it, rounded up to the whole second (AWS truncates a Wait's timestamp to the
+//     second), then the work runs; a slot already passed runs the work at once.
 //   - Restart Rate, on a failed condition: the rate was idle (TAT behind now, or no item yet):
 //     SET tat = now + T on condition tat < now or no tat. The slot is now: the work runs at once.
 //   - Retake Rate Permit, when that fails too: another execution restarted the rate in between,
@@ -253,8 +254,12 @@ func (b builder) rateGate() asl.States {
 
 // Members the gate adds to the execution's data.
 const (
-	// dataRateSlot is the permit's slot, an RFC 3339 timestamp.
+	// dataRateSlot is when Wait For Rate Slot ends, an RFC 3339 timestamp: the permit's time
+	// rounded up to the whole second, or now.
 	dataRateSlot = "rateSlot"
+	// dataRatePermit is the permit's own time, max(now, TAT - Burst·T), to the millisecond
+	// (rounded up): what the GCRA granted, kept for the record.
+	dataRatePermit = "ratePermit"
 	// dataRateNowMs is the time of the Restart, in Unix milliseconds.
 	dataRateNowMs = "rateNowMs"
 )
@@ -277,13 +282,16 @@ func nanos(msExpr string, offset time.Duration) map[string]any {
 	return map[string]any{"N": fmt.Sprintf("{%% $string(%s) & '%06d' %%}", expr, rest)}
 }
 
-// slot is the expression of the permit's slot after a successful Take: max(now, TAT - Burst·T),
-// the TAT read from the update's result, rounded up to the millisecond.
+// slot is the expression of the time Wait For Rate Slot waits until after a successful Take:
+// the permit's slot TAT - Burst·T (the TAT read from the update's result), or now when the slot
+// has passed. A slot ahead is rounded up to the whole second: AWS Step Functions truncates a
+// Wait's Timestamp to the second, which would otherwise end the wait early.
 func (g gcraExpressions) slot(nowMs string) string {
 	ms, rest := g.tolerance/time.Millisecond, g.tolerance%time.Millisecond
-	return fmt.Sprintf("($tat := $states.result.Attributes.%s.N; "+
-		"$fromMillis($max([%s, $number($substring($tat, 0, $length($tat) - 6)) - %d + $ceil(($number($substring($tat, $length($tat) - 6)) - %d) / 1000000)])))",
-		gcra.AttributeTAT, nowMs, ms, rest)
+	return fmt.Sprintf("($tat := $states.result.Attributes.%s.N; $now := %s; "+
+		"$slot := $number($substring($tat, 0, $length($tat) - 6)) - %d + $ceil(($number($substring($tat, $length($tat) - 6)) - %d) / 1000000); "+
+		"{'%s': $fromMillis($slot <= $now ? $now : $ceil($slot / 1000) * 1000), '%s': $fromMillis($max([$slot, $now]))})",
+		gcra.AttributeTAT, nowMs, ms, rest, dataRateSlot, dataRatePermit)
 }
 
 // takePermit is Take Rate Permit (or Retake, with nowMs the Restart's time): the additive update
@@ -296,7 +304,7 @@ func (b builder) takePermit(g gcraExpressions, nowMs string, failed *asl.Catcher
 		values[":max"] = nanos(nowMs, g.tolerance-g.interval)
 	}
 	return &asl.Task{
-		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: "{% $merge([$states.input, {'" + dataRateSlot + "': " + g.slot(nowMs) + "}]) %}"},
+		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: "{% $merge([$states.input, " + g.slot(nowMs) + "]) %}"},
 		Transition: asl.Next(StateWaitForRateSlot),
 		Resource:   ResourceUpdateItem,
 		Arguments: map[string]any{

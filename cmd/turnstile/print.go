@@ -110,14 +110,15 @@ func printRate(tw *tabwriter.Writer, f *simulate.RateFigures) {
 	fmt.Fprintf(tw, "Entries per second\t%.3f (first entry to last)\t\n", f.EntriesPerSecond)
 	for _, w := range f.Windows {
 		verdict := "ok"
-		if w.MaxEntries > w.Bound || w.MaxSlots > w.Bound {
+		if w.MaxPermits > w.Bound || w.MaxEntries > w.EntryBound {
 			verdict = "OVER THE RATE"
 		}
-		fmt.Fprintf(tw, "Most entries in %g s\t%d (slots %d) of at most %d\t%s\n", w.Seconds, w.MaxEntries, w.MaxSlots, w.Bound, verdict)
+		fmt.Fprintf(tw, "Most in %g s\t%d permits of at most %d; %d entries of at most %d\t%s\n", w.Seconds, w.MaxPermits, w.Bound, w.MaxEntries, w.EntryBound, verdict)
 	}
 	perRejection := ""
 	if f.Rejected > 0 {
 		perRejection = fmt.Sprintf(", %.2f per rejection", f.WriteUnitsPerRejection)
 	}
-	fmt.Fprintf(tw, "Rate gate cost\t%.2f write units per permit%s; entry at most %.3f s after its slot\t\n", f.WriteUnitsPerPermit, perRejection, f.MaxEntryLagSeconds)
+	fmt.Fprintf(tw, "Rate gate cost\t%.2f write units per permit%s\t\n", f.WriteUnitsPerPermit, perRejection)
+	fmt.Fprintf(tw, "Entry after its permit\t%.3f to %.3f s\t\n", f.MinEntryLagSeconds, f.MaxEntryLagSeconds)
 }

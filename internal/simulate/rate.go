@@ -20,9 +20,12 @@ import (
 // RateWindows are the window lengths, in seconds, over which a run with a Rate counts entries.
 var RateWindows = []float64{1, 10, 60}
 
-// RateFigures is what a run with a Rate measured. An entry is an execution entering Run Work
-// (from its history); its slot is the time its permit allowed it in: the timestamp Wait For Rate
-// Slot waited until or, for a permit of an idle rate, the time of Restart Rate.
+// RateFigures is what a run with a Rate measured, from the executions' histories. A permit is
+// the time the GCRA granted (ratePermit in the data of Wait For Rate Slot, or the time of
+// Restart Rate for a permit of an idle rate); an entry is the execution entering Run Work. AWS
+// Step Functions waits to the whole second, so the gate releases an execution at its permit's
+// time rounded up to the second: entries come in groups at second boundaries, one state
+// transition later. Windows are half-open, [t, t+W).
 type RateFigures struct {
 	// PerSecond, Burst and Mode are the machine's Rate.
 	PerSecond float64 `json:"perSecond"`
@@ -35,11 +38,13 @@ type RateFigures struct {
 	// EntriesPerSecond is the mean entry rate between the first entry and the last, all keys
 	// together.
 	EntriesPerSecond float64 `json:"entriesPerSecond"`
-	// Windows gives, for each window length, the most entries and slots of one lock seen in any
-	// window of that length and the GCRA bound floor(W/T) + Burst (T the emission interval).
+	// Windows gives, for each window length, the most permits and entries of one lock seen in
+	// any window of that length against their bounds.
 	Windows []RateWindow `json:"windows"`
-	// MaxEntryLagSeconds is the longest time between a permit's slot and its entry: the state
-	// transition after the Wait, or the write's own latency for a permit of an idle rate.
+	// MinEntryLagSeconds and MaxEntryLagSeconds bound the time from a permit to its entry: the
+	// rounding up to the second and the state transition after the Wait, or the write's own
+	// latency for a permit of an idle rate. Never negative: no execution enters early.
+	MinEntryLagSeconds float64 `json:"minEntryLagSeconds"`
 	MaxEntryLagSeconds float64 `json:"maxEntryLagSeconds"`
 	// WriteUnitsPerPermit is the gate's writes (each 1 write unit: the rate item is under
 	// 1 KB, and a failed condition is billed as a write) per execution that entered the work;
@@ -50,12 +55,18 @@ type RateFigures struct {
 	entries []time.Duration
 }
 
-// RateWindow is the count of one window length.
+// RateWindow is the count of one window length W.
 type RateWindow struct {
-	Seconds    float64 `json:"seconds"`
-	MaxEntries int     `json:"maxEntries"`
-	MaxSlots   int     `json:"maxSlots"`
-	Bound      int     `json:"bound"`
+	// Seconds is W.
+	Seconds float64 `json:"seconds"`
+	// MaxPermits is the most permits in any window [t, t+W); Bound is the GCRA's,
+	// floor(W/T) + Burst (T the emission interval).
+	MaxPermits int `json:"maxPermits"`
+	Bound      int `json:"bound"`
+	// MaxEntries is the most entries in any window [t, t+W); EntryBound is the GCRA's bound of a
+	// window one second longer, floor((W+1 s)/T) + Burst: a second's rounding of the Wait.
+	MaxEntries int `json:"maxEntries"`
+	EntryBound int `json:"entryBound"`
 }
 
 // Entries returns the entry times measured from the first start, for chart.Concurrency.
@@ -65,9 +76,15 @@ func (f *RateFigures) Entries() []time.Duration { return f.entries }
 func (f *RateFigures) violations() []string {
 	var out []string
 	for _, w := range f.Windows {
-		if w.MaxEntries > w.Bound || w.MaxSlots > w.Bound {
-			out = append(out, fmt.Sprintf("a %gs window held %d entries and %d slots, above the rate's bound of %d", w.Seconds, w.MaxEntries, w.MaxSlots, w.Bound))
+		if w.MaxPermits > w.Bound {
+			out = append(out, fmt.Sprintf("a %gs window held %d permits, above the rate's bound of %d", w.Seconds, w.MaxPermits, w.Bound))
 		}
+		if w.MaxEntries > w.EntryBound {
+			out = append(out, fmt.Sprintf("a %gs window held %d entries, above the bound of %d", w.Seconds, w.MaxEntries, w.EntryBound))
+		}
+	}
+	if f.MinEntryLagSeconds < 0 {
+		out = append(out, fmt.Sprintf("an execution entered the work %.3f s before its permit", -f.MinEntryLagSeconds))
 	}
 	return out
 }
@@ -79,11 +96,11 @@ var gateTasks = []string{machines.StateTakeRatePermit, machines.StateRestartRate
 type gateTrace struct {
 	writes  int
 	entry   time.Time // zero when the work never started
-	slot    time.Time
+	permit  time.Time
 	limited bool
 }
 
-// traceGate reads the gate's writes, the permit's slot and the entry from a history.
+// traceGate reads the gate's writes, the permit and the entry from a history.
 func traceGate(events []types.HistoryEvent) (gateTrace, error) {
 	var g gateTrace
 	current, restartAt := "", time.Time{}
@@ -101,17 +118,17 @@ func traceGate(events []types.HistoryEvent) (gateTrace, error) {
 				if err := json.Unmarshal([]byte(aws.ToString(e.StateEnteredEventDetails.Input)), &in); err != nil {
 					return g, fmt.Errorf("simulate: the input of %s: %w", current, err)
 				}
-				s, _ := in["rateSlot"].(string)
+				s, _ := in["ratePermit"].(string)
 				t, err := time.Parse(time.RFC3339Nano, s)
 				if err != nil {
-					return g, fmt.Errorf("simulate: the slot %q of %s: %w", s, current, err)
+					return g, fmt.Errorf("simulate: the permit %q of %s: %w", s, current, err)
 				}
-				g.slot = t
+				g.permit = t
 			case machines.StateRunWork:
 				if g.entry.IsZero() {
 					g.entry = at
 					if prev == machines.StateRestartRate {
-						g.slot = restartAt
+						g.permit = restartAt
 					}
 				}
 			}
@@ -135,7 +152,7 @@ func rateFigures(ctx context.Context, st *stack.Stack, rate *machines.RateOption
 		}
 	}
 	// The rate is per lock: entries are counted per key (one key, "", for a fixed lock name).
-	entries, slots := map[string][]time.Time{}, map[string][]time.Time{}
+	entries, permits := map[string][]time.Time{}, map[string][]time.Time{}
 	var all []time.Time
 	permitWrites, rejectedWrites := 0, 0
 	for _, t := range report.Executions {
@@ -151,9 +168,13 @@ func rateFigures(ctx context.Context, st *stack.Stack, rate *machines.RateOption
 		case !g.entry.IsZero():
 			f.Permits++
 			permitWrites += g.writes
-			entries[t.Key], slots[t.Key] = append(entries[t.Key], g.entry), append(slots[t.Key], g.slot)
+			entries[t.Key], permits[t.Key] = append(entries[t.Key], g.entry), append(permits[t.Key], g.permit)
+			lag := g.entry.Sub(g.permit).Seconds()
+			if len(all) == 0 || lag < f.MinEntryLagSeconds {
+				f.MinEntryLagSeconds = lag
+			}
+			f.MaxEntryLagSeconds = max(f.MaxEntryLagSeconds, lag)
 			all = append(all, g.entry)
-			f.MaxEntryLagSeconds = max(f.MaxEntryLagSeconds, g.entry.Sub(g.slot).Seconds())
 			f.entries = append(f.entries, g.entry.Sub(first))
 		case g.limited:
 			f.Rejected++
@@ -176,13 +197,14 @@ func rateFigures(ctx context.Context, st *stack.Stack, rate *machines.RateOption
 	interval := gcra.Interval(rate.PerSecond)
 	for _, w := range RateWindows {
 		d := time.Duration(w * float64(time.Second))
-		f.Windows = append(f.Windows, RateWindow{Seconds: w, MaxEntries: mostWithinAny(entries, d), MaxSlots: mostWithinAny(slots, d),
-			Bound: int(d/interval) + rate.Burst})
+		f.Windows = append(f.Windows, RateWindow{Seconds: w,
+			MaxPermits: mostWithinAny(permits, d), Bound: int(d/interval) + rate.Burst,
+			MaxEntries: mostWithinAny(entries, d), EntryBound: int((d+time.Second)/interval) + rate.Burst})
 	}
 	return f, nil
 }
 
-// mostWithinAny returns the most times of one key that fall in one closed window of length d.
+// mostWithinAny returns the most times of one key that fall in one window [t, t+d).
 func mostWithinAny(byKey map[string][]time.Time, d time.Duration) int {
 	most := 0
 	for _, times := range byKey {
@@ -192,11 +214,11 @@ func mostWithinAny(byKey map[string][]time.Time, d time.Duration) int {
 	return most
 }
 
-// mostWithin returns the most of the sorted times that fall in one closed window of length d.
+// mostWithin returns the most of the sorted times that fall in one window [t, t+d).
 func mostWithin(times []time.Time, d time.Duration) int {
 	most, j := 0, 0
 	for i := range times {
-		for j < len(times) && !times[j].After(times[i].Add(d)) {
+		for j < len(times) && times[j].Before(times[i].Add(d)) {
 			j++
 		}
 		most = max(most, j-i)
