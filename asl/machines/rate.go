@@ -15,8 +15,9 @@ import (
 // the lock's rate with the generic cell rate algorithm (GCRA) of package ratelimit, kept in an
 // item of its own in the lock table (rateItemKey). The item holds the theoretical arrival time
 // (TAT, gcra.AttributeTAT) in Unix nanoseconds; a permit advances it by one emission interval
-// T = 1/PerSecond. Go clients of package ratelimit that use the same table and name the rate by
-// the lock's name share the rate with the machine.
+// T = 1/PerSecond. The item's format, key prefix and interval are package ratelimit's
+// (ratelimit/gcra), so that its Go clients naming the rate by the lock's name in the same table
+// take their permits from the same rate.
 //
 // The gate's states use JSONata (JSONPath intrinsics cannot read timestamps) and date each
 // decision with $states.context.State.EnteredTime, to the millisecond. Three conditional
@@ -42,7 +43,8 @@ type RateMode string
 
 // The Rate modes.
 const (
-	// RateDelay makes the execution wait, in a Wait state, exactly until its permit's slot.
+	// RateDelay makes the execution wait, in a Wait state, until its permit's time rounded up to
+	// the whole second (AWS waits to the second).
 	RateDelay RateMode = "Delay"
 	// RateReject fails the execution with ErrorRateLimited after it gave its slot back.
 	RateReject RateMode = "Reject"
