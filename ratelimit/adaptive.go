@@ -167,8 +167,8 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 		smoothing:   cfg.Smoothing,
 		interval:    cfg.SyncInterval,
 		staleAfter:  cfg.StaleAfter,
-		summaryKey:  map[string]types.AttributeValue{t.KeyAttribute: &types.AttributeValueMemberS{Value: t.KeyPrefix + cfg.Name}},
-		reportKey:   map[string]types.AttributeValue{t.KeyAttribute: &types.AttributeValueMemberS{Value: reportKey(t, cfg.Name, cfg.ClientID)}},
+		summaryKey:  t.key(t.KeyPrefix + cfg.Name),
+		reportKey:   t.key(reportKey(t, cfg.Name, cfg.ClientID)),
 		target:      cfg.Target,
 		maxLocal:    cfg.MaxLocal,
 		maxIsTarget: maxLocalIsTarget,
@@ -473,7 +473,7 @@ func (a *Adaptive) report(ctx context.Context, now time.Time, units float64) err
 func (a *Adaptive) aggregateOnce(ctx context.Context, now time.Time, s summary) (float64, bool, error) {
 	keys := make([]map[string]types.AttributeValue, 0, len(s.clients))
 	for _, id := range s.clients {
-		keys = append(keys, map[string]types.AttributeValue{a.table.KeyAttribute: &types.AttributeValueMemberS{Value: reportKey(a.table, a.name, id)}})
+		keys = append(keys, a.table.key(reportKey(a.table, a.name, id)))
 	}
 	fresh := map[string]bool{}
 	total := 0.0
@@ -537,7 +537,7 @@ func (a *Adaptive) aggregateOnce(ctx context.Context, now time.Time, s summary) 
 		a.counts.writes.Add(1)
 		_, _ = a.table.Client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 			TableName: aws.String(a.table.Name),
-			Key:       map[string]types.AttributeValue{a.table.KeyAttribute: &types.AttributeValueMemberS{Value: reportKey(a.table, a.name, id)}},
+			Key:       a.table.key(reportKey(a.table, a.name, id)),
 		})
 	}
 	return total, true, nil

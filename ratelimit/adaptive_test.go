@@ -108,7 +108,7 @@ func TestAdaptiveConvergesAndDropsStaleClients(t *testing.T) {
 	}
 	got, err := server.Client.GetItem(t.Context(), &dynamodb.GetItemInput{
 		TableName: aws.String(table.Name),
-		Key:       map[string]types.AttributeValue{DefaultKeyAttribute: &types.AttributeValueMemberS{Value: reportKey(c.table, "fleet", "c")}},
+		Key:       c.table.key(reportKey(c.table, "fleet", "c")),
 	})
 	if err != nil || got.Item != nil {
 		t.Errorf("c's report after it was dropped: %v (%v), want none", got.Item, err)
@@ -138,8 +138,9 @@ func TestCapacityMiddlewareCountsConsumedUnits(t *testing.T) {
 	out, err := app.PutItem(t.Context(), &dynamodb.PutItemInput{
 		TableName: aws.String(table.Name),
 		Item: map[string]types.AttributeValue{
-			DefaultKeyAttribute: &types.AttributeValueMemberS{Value: "big"},
-			"payload":           &types.AttributeValueMemberS{Value: strings.Repeat("x", 2500)},
+			DefaultKeyAttribute:    &types.AttributeValueMemberS{Value: "big"},
+			table.SortKeyAttribute: &types.AttributeValueMemberS{Value: "big"},
+			"payload":              &types.AttributeValueMemberS{Value: strings.Repeat("x", 2500)},
 		},
 	})
 	if err != nil {

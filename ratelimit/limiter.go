@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"golang.org/x/time/rate"
+
+	"github.com/turnstile-sfn/turnstile/ratelimit/gcra"
 )
 
 // DefaultLookahead is the default Config.Lookahead.
@@ -21,7 +23,7 @@ const DefaultLookahead = 5 * time.Second
 
 // attrTAT is the attribute of a limiter's item that holds the theoretical arrival time (TAT),
 // in Unix nanoseconds.
-const attrTAT = "tat"
+const attrTAT = gcra.AttributeTAT
 
 // Config configures a Limiter.
 type Config struct {
@@ -114,7 +116,7 @@ func New(cfg Config) (*Limiter, error) {
 	}
 	l := &Limiter{
 		table:     t,
-		key:       map[string]types.AttributeValue{t.KeyAttribute: &types.AttributeValueMemberS{Value: t.KeyPrefix + cfg.Name}},
+		key:       t.key(t.KeyPrefix + cfg.Name),
 		clock:     clockOrSystem(cfg.Clock),
 		burst:     cfg.Burst,
 		lease:     cfg.Lease,
@@ -137,7 +139,7 @@ func (l *Limiter) SetLimit(r rate.Limit) {
 	l.limitMu.Lock()
 	defer l.limitMu.Unlock()
 	l.limit = r
-	l.interval.Store(int64(math.Round(float64(time.Second) / float64(r))))
+	l.interval.Store(int64(gcra.Interval(float64(r))))
 }
 
 // Burst returns the burst.

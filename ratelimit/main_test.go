@@ -24,7 +24,7 @@ func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(m, &server)) }
 // newTable creates a lock table for the test (deleted after it) and returns it as a Table.
 func newTable(t *testing.T) Table {
 	t.Helper()
-	return Table{Client: server.Client, Name: server.CreateLockTable(t)}
+	return Table{Client: server.Client, Name: server.CreateLockTable(t), SortKeyAttribute: "Entry"}
 }
 
 // faultyClient is a client of the test server through a fault proxy that loses the replies of

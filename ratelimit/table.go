@@ -5,6 +5,9 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/turnstile-sfn/turnstile/ratelimit/gcra"
 )
 
 // DefaultKeyAttribute is the default partition key attribute name: the Semaphore construct's
@@ -12,7 +15,7 @@ import (
 const DefaultKeyAttribute = "LockName"
 
 // DefaultKeyPrefix is prepended to a limiter's Name to form its item key, e.g. "rate#api".
-const DefaultKeyPrefix = "rate#"
+const DefaultKeyPrefix = gcra.KeyPrefix
 
 // API is the part of the DynamoDB client that the limiters use; *dynamodb.Client implements it.
 type API interface {
@@ -40,6 +43,19 @@ type Table struct {
 	KeyAttribute string
 	// KeyPrefix is prepended to a limiter's Name to form its item key. Default: DefaultKeyPrefix.
 	KeyPrefix string
+	// SortKeyAttribute is the name of the table's sort key (type S) when it has one, such as
+	// the Semaphore's lock table's "Entry": the limiter's items then carry gcra.Entry there.
+	// Default: none.
+	SortKeyAttribute string
+}
+
+// key is the primary key of the item whose partition key is value.
+func (t Table) key(value string) map[string]types.AttributeValue {
+	k := map[string]types.AttributeValue{t.KeyAttribute: &types.AttributeValueMemberS{Value: value}}
+	if t.SortKeyAttribute != "" {
+		k[t.SortKeyAttribute] = &types.AttributeValueMemberS{Value: gcra.Entry}
+	}
+	return k
 }
 
 // withDefaults returns t with its defaults filled in, or an error naming a missing field.

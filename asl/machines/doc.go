@@ -16,6 +16,10 @@
 //     slot released, and the execution fails with the work's own error and cause.
 //   - Release: a conditional UpdateItem removes the holder and decrements the counter; a
 //     failed condition means "released already" and is not an error.
+//   - Rate (optional, SemaphoreOptions.Rate): between the acquire and the run, a GCRA permit
+//     taken with one conditional UpdateItem on the lock's rate item while the rate is busy; the
+//     execution then waits until its permit (Delay) or gives its slot back and fails with
+//     Turnstile.RateLimited (Reject). See rate.go.
 //
 // Deploy-time values (the table name, the work's ARN) are DefinitionSubstitutions placeholders,
 // so the definition never depends on a synth:

@@ -23,6 +23,8 @@ var (
 	ErrTiming = errors.New("invalid timing")
 	// ErrWaitStrategy reports a WaitStrategy other than WaitPoll and WaitCallback.
 	ErrWaitStrategy = errors.New("invalid wait strategy")
+	// ErrRate reports Rate options out of bounds: a rate, burst or mode the gate cannot use.
+	ErrRate = errors.New("invalid rate")
 )
 
 // OptionError names the option at fault, its value and what is wrong with it. It unwraps to

@@ -64,9 +64,10 @@ const (
 // StateNames returns the names of every state a semaphore machine may have, in rendering order.
 func StateNames() []string {
 	return []string{
-		StateCheckLockName, StateInvalidLockName, StatePrepareAcquire, StateTakeTicket, StateAcquireSlot,
+		StateCheckLockName, StateInvalidLockName, StateReservedLockName, StatePrepareAcquire, StateTakeTicket, StateAcquireSlot,
 		StateCheckHolder, StateSlotHeld, StateCountWait, StateWaitForSlot,
 		StateWaitInQueue, StateLeaveQueue, StateAcquireTimedOut,
+		StateTakeRatePermit, StateRestartRate, StateRetakeRatePermit, StateWaitForRateSlot,
 		StateRunWork, StateReleaseSlot, StateCheckReleased, StateStillHolding, StateWaitBeforeRelease, StateDone, StateReleaseAfterFailure,
 		StateReraiseWorkError,
 		StateWorkFailed, StateWorkFailedWithoutCause, StateWorkFailedWithoutError, StateLockTableError,

@@ -62,6 +62,9 @@ type SemaphoreOptions struct {
 	// CallbackTimeout is how long a parked waiter sleeps before it re-checks on its own
 	// (Callback strategy only). Default: DefaultCallbackTimeout, or AcquireTimeout if shorter.
 	CallbackTimeout time.Duration
+	// Rate limits how often executions enter the work, per lock name (see RateOptions).
+	// Default: nil, no rate limit.
+	Rate *RateOptions
 }
 
 // withDefaults returns a copy of o with the defaults filled in.
@@ -90,12 +93,13 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 	if o.CallbackTimeout == 0 && o.WaitStrategy == WaitCallback {
 		o.CallbackTimeout = min(DefaultCallbackTimeout, o.AcquireTimeout)
 	}
+	o.Rate = o.Rate.withDefaults()
 	return o
 }
 
 // validate checks options that already have their defaults, returning the first problem.
 func (o SemaphoreOptions) validate() error {
-	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork}
+	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate}
 	for _, check := range checks {
 		if err := check(); err != nil {
 			return err

@@ -75,6 +75,7 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 		asl.NamedState{Name: StateWorkFailedWithoutError, State: &asl.Fail{Error: ErrorWorkFailed, Cause: "the work failed with an error that has no name"}},
 		asl.NamedState{Name: StateLockTableError, State: b.lockTableError()},
 	)
+	states = b.withRateGate(states)
 	m := &asl.StateMachine{
 		Comment:        b.comment(),
 		StartAt:        start,

@@ -33,6 +33,11 @@ func TestBadInputExitsWithAClearMessage(t *testing.T) {
 		{"input and input file", []string{"simulate", "--input", "{}", "--input-file", "x.json"}, "--input and --input-file are mutually exclusive"},
 		{"input not JSON", []string{"simulate", "--no-progress", "--input", "{oops"}, "--input is not JSON"},
 		{"empty key", []string{"simulate", "--no-progress", "--keys", "a,,b"}, "--keys holds an empty key"},
+		{"rate without a number", []string{"simulate", "--rate", "fast"}, "a rate must start with permits a second, R or R/s"},
+		{"rate with an unknown mode", []string{"simulate", "--rate", "2/s,mode=drop"}, "the modes are delay and reject"},
+		{"rate with a bad burst", []string{"simulate", "--rate", "2/s,burst=0"}, "burst=B with a whole number B >= 1"},
+		{"rate of zero", []string{"simulate", "--rate", "0/s"}, "--rate: has a PerSecond that must be from one a day (1/86400) to 1000 permits a second, got 0"},
+		{"rate with a cloud assembly", []string{"simulate", "--cdk-out", "x", "--rate", "2/s"}, "--rate configures the demo app"},
 		{"malformed cloud assembly", []string{"simulate", "--no-progress", "--cdk-out", "main.go"}, "run cdk synth"},
 	}
 	for _, tt := range tests {

@@ -42,6 +42,9 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	} else {
 		fmt.Fprintf(tw, "Most inside the work at once\t%d of %d\t%s\n", r.MaxConcurrentWork, res.Limit, verdict(r.MaxConcurrentWork))
 	}
+	if rf := res.Rate; rf != nil {
+		printRate(tw, rf)
+	}
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: %s = %.1f s)\t\n", res.MakespanOverIdeal, ideal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
 	printCapacity(tw, res.PerExecution)
@@ -105,4 +108,23 @@ func failures(byError map[string]int) string {
 		parts[i] = fmt.Sprintf("%s: %d", n, byError[n])
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// printRate renders what a run with a Rate measured: entries per window against the bound.
+func printRate(tw *tabwriter.Writer, f *simulate.RateFigures) {
+	fmt.Fprintf(tw, "Rate\t%g a second, burst %d, %s: %d entered, %d rejected\t\n", f.PerSecond, f.Burst, f.Mode, f.Permits, f.Rejected)
+	fmt.Fprintf(tw, "Entries per second\t%.3f (first entry to last)\t\n", f.EntriesPerSecond)
+	for _, w := range f.Windows {
+		verdict := "ok"
+		if w.MaxPermits > w.Bound || w.MaxEntries > w.EntryBound {
+			verdict = "OVER THE RATE"
+		}
+		fmt.Fprintf(tw, "Most in %g s\t%d permits of at most %d; %d entries of at most %d\t%s\n", w.Seconds, w.MaxPermits, w.Bound, w.MaxEntries, w.EntryBound, verdict)
+	}
+	perRejection := ""
+	if f.Rejected > 0 {
+		perRejection = fmt.Sprintf(", %.2f per rejection", f.WriteUnitsPerRejection)
+	}
+	fmt.Fprintf(tw, "Rate gate cost\t%.2f write units per permit%s\t\n", f.WriteUnitsPerPermit, perRejection)
+	fmt.Fprintf(tw, "Entry after its permit\t%.3f to %.3f s\t\n", f.MinEntryLagSeconds, f.MaxEntryLagSeconds)
 }

@@ -40,6 +40,8 @@ type simulateFlags struct {
 	noProgress   bool
 	// waitStrategy is the demo's wait strategy.
 	waitStrategy string
+	// rate is the demo's Rate, nil for none.
+	rate *semaphore.Rate
 	// faults are injected into the run.
 	faults simulate.Faults
 }
@@ -66,6 +68,10 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.Float64Var(&f.faults.DropEvents, "drop-events", 0, "fraction of status-change event deliveries dropped")
 	fs.Float64Var(&f.faults.DupEvents, "dup-events", 0, "fraction of status-change event deliveries duplicated")
 	fs.StringVar(&f.waitStrategy, "wait", string(d.WaitStrategy), `how executions wait for a slot: "Poll" or "Callback" (demo app only)`)
+	fs.Func("rate", "limit how often executions enter the work: R[/s][,burst=B][,mode=delay|reject], e.g. 2/s (demo app only)", func(v string) (err error) {
+		f.rate, err = demo.ParseRate(v)
+		return err
+	})
 	fs.Float64Var(&f.timeScale, "time-scale", simulate.DefaultTimeScale, "real seconds per virtual second, to watch a run; 0 skips time: virtual time moves only when nothing is in flight")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
 	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
@@ -77,7 +83,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("simulate takes no arguments, got %q", fs.Args())
 	}
-	demoOnly := map[string]bool{"limit": true, "lock-name": true, "work-time": true, "failure-rate": true, "wait": true}
+	demoOnly := map[string]bool{"limit": true, "lock-name": true, "work-time": true, "failure-rate": true, "wait": true, "rate": true}
 	var conflict error
 	fs.Visit(func(fl *flag.Flag) {
 		if f.cdkOut != "" && demoOnly[fl.Name] && conflict == nil {
@@ -120,6 +126,7 @@ func (f simulateFlags) demoConfig() (demo.Config, error) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.LockName, cfg.WorkDuration, cfg.FailureRate = f.limit, f.lockName, f.workTime, f.failureRate
 	cfg.WaitStrategy = semaphore.WaitStrategy(f.waitStrategy)
+	cfg.Rate = f.rate
 	if err := cfg.Validate(); err != nil {
 		var ce *demo.ContextError
 		if errors.As(err, &ce) {
@@ -137,6 +144,7 @@ var flagOfContextKey = map[string]string{
 	demo.ContextWorkDuration: "work-time",
 	demo.ContextFailureRate:  "failure-rate",
 	demo.ContextWaitStrategy: "wait",
+	demo.ContextRate:         "rate",
 }
 
 func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -192,6 +200,7 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 			Title: fmt.Sprintf("%d executions through a semaphore of %d (seed %d)", res.Report.Started, res.Limit, f.seed),
 			Limit: res.Limit,
 			Work:  res.Work(),
+			Rate:  res.EntryRate(),
 		}
 		if err := chart.Write(f.chart, c); err != nil {
 			return err

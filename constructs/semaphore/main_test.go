@@ -42,6 +42,9 @@ var (
 	// callbackStack: lambdaStack's semaphore with the default strategy (Callback): the demo's
 	// semaphore, and the golden semaphore-callback.asl.json.
 	callbackStack fixture
+	// rateStack: callbackStack's semaphore with a Rate of 10 a second, burst 5: the golden
+	// semaphore-rate-callback.asl.json.
+	rateStack fixture
 )
 
 // TestMain builds the fixture stacks and synthesizes them once, with the CloudFormation
@@ -64,7 +67,8 @@ func TestMain(m *testing.M) {
 	childStack = newChildStack(app)
 	chainStack = newChainStack(app)
 	callbackStack = newCallbackStack(app)
-	for _, f := range []*fixture{&lambdaStack, &childStack, &chainStack, &callbackStack} {
+	rateStack = newRateStack(app)
+	for _, f := range []*fixture{&lambdaStack, &childStack, &chainStack, &callbackStack, &rateStack} {
 		f.template = assertions.Template_FromStack(f.stack, nil)
 		f.json = *f.template.ToJSON()
 	}

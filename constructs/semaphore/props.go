@@ -71,6 +71,25 @@ const (
 	WaitCallback = machines.WaitCallback
 )
 
+// Rate limits how often executions enter the work, per lock name: at most PerSecond·W + Burst
+// in any window of W seconds, with the generic cell rate algorithm kept in the lock table (see
+// machines.RateOptions). PerSecond is required; Burst defaults to machines.DefaultRateBurst (1)
+// and Mode to RateDelay.
+type Rate = machines.RateOptions
+
+// RateMode is what the Rate gate does with an execution that comes before its permit.
+type RateMode = machines.RateMode
+
+// The Rate modes.
+const (
+	// RateDelay makes the execution wait in a Wait state, holding its slot, until its permit's
+	// time: one write per permit while the rate is busy.
+	RateDelay = machines.RateDelay
+	// RateReject gives the slot back and fails the execution with Turnstile.RateLimited
+	// (machines.ErrorRateLimited).
+	RateReject = machines.RateReject
+)
+
 // Props configures a Semaphore. Exactly one of LockName and LockNamePath, and exactly one of
 // Work, WorkFunction and WorkStateMachine, must be set.
 type Props struct {
@@ -129,6 +148,11 @@ type Props struct {
 	// the lock on its own: the most a lost wake-up can cost (whole seconds).
 	// Default: DefaultCallbackTimeout (5 minutes), or AcquireTimeout if shorter.
 	CallbackTimeout awscdk.Duration
+	// Rate limits how often executions enter the work, per lock name, after they took their
+	// slot: with a Limit too, both hold. Its item lives in the lock table, keyed by the lock
+	// name with the prefix "rate#" (a lock name may then not begin with it).
+	// Default: none, no rate limit.
+	Rate *Rate
 
 	// Logging sends every execution event (level ALL, with execution data) to LogGroup.
 	// Default: true.

@@ -57,6 +57,13 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 		{"wait bounds crossed", valid(func(p *semaphore.Props) {
 			p.WaitMin, p.WaitMax = awscdk.Duration_Seconds(jsii.Number(8)), awscdk.Duration_Seconds(jsii.Number(2))
 		}), "semaphore: Props.WaitMax must be greater than WaitMin (8s), got 2s"},
+		{"rate without a rate", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{Burst: 5} }),
+			"semaphore: Props.Rate.PerSecond must be from one a day (1/86400) to 1000 permits a second, got 0"},
+		{"rate with an unknown mode", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{PerSecond: 2, Mode: "Drop"} }),
+			`semaphore: Props.Rate.Mode must be "Delay" or "Reject", got "Drop"`},
+		{"rate on a lock name like a rate item's key", valid(func(p *semaphore.Props) {
+			p.LockName, p.Rate = "rate#api", &semaphore.Rate{PerSecond: 2}
+		}), `semaphore: Props.LockName must not begin with "rate#" with a Rate: the rate items' keys do, got "rate#api"`},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

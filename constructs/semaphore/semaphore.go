@@ -134,7 +134,8 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	nag.Suppress(s.stateMachine.Role(), nag.LoggingAndTracing)
 
 	// Least privilege on the lock table: under Poll the acquire and release transactions and
-	// their read-backs; under Callback drawing a ticket (the hand-off function does the rest).
+	// their read-backs; under Callback drawing a ticket (the hand-off function does the rest);
+	// the Rate gate's updates of its rate item are UpdateItem too.
 	tableActions := lock.TicketActions
 	if opts.WaitStrategy == machines.WaitPoll {
 		tableActions = append(append([]string(nil), lock.AcquireActions...), "dynamodb:DeleteItem")

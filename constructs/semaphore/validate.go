@@ -52,6 +52,7 @@ func options(p *Props) machines.SemaphoreOptions {
 		Timeout:         duration("Timeout", p.Timeout),
 		WaitStrategy:    cmp.Or(p.WaitStrategy, DefaultWaitStrategy),
 		CallbackTimeout: duration("CallbackTimeout", p.CallbackTimeout),
+		Rate:            p.Rate,
 	}
 }
 

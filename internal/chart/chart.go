@@ -35,6 +35,31 @@ type Concurrency struct {
 	Limit int
 	// Work holds one interval per execution that entered the work step.
 	Work []Interval
+	// Rate, when set, adds the entry rate: entries into the work per second, and the rate
+	// limit as a line. Default: nil, no entry rate.
+	Rate *EntryRate
+}
+
+// EntryRate is the entry rate a chart draws beside the concurrency.
+type EntryRate struct {
+	// PerSecond is the rate limit, drawn as a dotted line.
+	PerSecond float64
+	// Entries are the times executions entered the work, measured from the start of the run.
+	Entries []time.Duration
+}
+
+// PerSecondBuckets counts the entries in each whole second from 0 to the last entry: element i
+// counts the entries in [i s, i+1 s).
+func (r EntryRate) PerSecondBuckets() []int {
+	var out []int
+	for _, e := range r.Entries {
+		i := int(e / time.Second)
+		for len(out) <= i {
+			out = append(out, 0)
+		}
+		out[i]++
+	}
+	return out
 }
 
 // Step is one point of the concurrency curve: from At on, Count executions are working.
@@ -99,6 +124,9 @@ func (c Concurrency) plot() (*plot.Plot, error) {
 	}
 	p.X.Label.Text = "time since the first start (s)"
 	p.Y.Label.Text = "executions working"
+	if c.Rate != nil {
+		p.Y.Label.Text = "executions working; entries a second"
+	}
 	p.Y.Min = 0
 	p.Add(plotter.NewGrid())
 
@@ -133,6 +161,12 @@ func (c Concurrency) plot() (*plot.Plot, error) {
 		p.Y.Max = float64(c.Limit)*1.5 + 1 // head room for the legend
 	}
 
+	if c.Rate != nil {
+		if err := c.Rate.add(p); err != nil {
+			return nil, err
+		}
+	}
+
 	var failures plotter.XYs
 	for _, w := range c.Work {
 		if w.Failed {
@@ -152,4 +186,34 @@ func (c Concurrency) plot() (*plot.Plot, error) {
 	}
 	p.Legend.Top = true
 	return p, nil
+}
+
+// add draws the entries per second as a step curve and the rate limit as a dotted line.
+func (r EntryRate) add(p *plot.Plot) error {
+	buckets := r.PerSecondBuckets()
+	curve := make(plotter.XYs, 0, 2*len(buckets))
+	for i, n := range buckets {
+		curve = append(curve, plotter.XY{X: float64(i), Y: float64(n)}, plotter.XY{X: float64(i + 1), Y: float64(n)})
+	}
+	if len(curve) == 0 {
+		return nil
+	}
+	line, err := plotter.NewLine(curve)
+	if err != nil {
+		return fmt.Errorf("chart: %w", err)
+	}
+	line.Color = color.RGBA{R: 44, G: 160, B: 44, A: 255}
+	line.Width = vg.Points(1)
+	p.Add(line)
+	p.Legend.Add("entries per second", line)
+	end := curve[len(curve)-1].X
+	limit, err := plotter.NewLine(plotter.XYs{{X: 0, Y: r.PerSecond}, {X: end, Y: r.PerSecond}})
+	if err != nil {
+		return fmt.Errorf("chart: %w", err)
+	}
+	limit.Color = color.RGBA{R: 44, G: 160, B: 44, A: 255}
+	limit.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+	p.Add(limit)
+	p.Legend.Add(fmt.Sprintf("rate (%g/s)", r.PerSecond), limit)
+	return nil
 }

@@ -144,6 +144,9 @@ type Result struct {
 	// consumed, as DynamoDB bills them, and the largest item seen in a reply of the stack's
 	// tables (the lock item).
 	capacity.PerExecution
+	// Rate is what a machine with a Rate measured: entries per window against the GCRA bound,
+	// and the gate's write units per permit. Nil without a Rate.
+	Rate *RateFigures `json:"rate,omitempty"`
 }
 
 // expectedErrors are the error names a scenario's executions may fail with: sc.ExpectErrors, the demo work's
@@ -157,8 +160,9 @@ func expectedErrors(sc Scenario) func(string) bool {
 	if sc.Demo != nil {
 		cfg = *sc.Demo
 	}
+	rejects := cfg.Rate != nil && cfg.Rate.Mode == machines.RateReject
 	return func(name string) bool {
-		return slices.Contains(sc.ExpectErrors, name) || (cfg.FailureRate > 0 && name == work.ErrorNameWorkFailed)
+		return slices.Contains(sc.ExpectErrors, name) || (cfg.FailureRate > 0 && name == work.ErrorNameWorkFailed) || (rejects && name == machines.ErrorRateLimited)
 	}
 }
 
@@ -257,8 +261,8 @@ func (g *startGate) StartExecution(ctx context.Context, in *sfn.StartExecutionIn
 func (g *startGate) open() { g.release() }
 
 // Violations lists the promises the run broke: more executions inside the work than the limit,
-// slots still held or executions still queued once everything settled, or waiters admitted
-// out of their enqueue order.
+// slots still held or executions still queued once everything settled, waiters admitted out
+// of their enqueue order, or more entries into the work in a window than the Rate allows.
 func (r *Result) Violations() []string {
 	var out []string
 	if r.Report.MaxConcurrentWorkByKey != nil {
@@ -279,6 +283,9 @@ func (r *Result) Violations() []string {
 	}
 	if r.Report.AdmissionOrderInversions > 0 {
 		out = append(out, fmt.Sprintf("%d waiters were admitted before a waiter that had queued earlier", r.Report.AdmissionOrderInversions))
+	}
+	if r.Rate != nil {
+		out = append(out, r.Rate.violations()...)
 	}
 	return out
 }
@@ -400,6 +407,11 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		res.DynamoDBRequestsPerExecution = float64(ddbStats.Requests) / n
 	}
 	res.PerExecution = ddbStats.Capacity().PerExecution(report.Started)
+	if rate, ok := machines.SemaphoreRate(def); ok {
+		if res.Rate, err = rateFigures(ctx, st, rate, report); err != nil {
+			return nil, err
+		}
+	}
 	// Independent keys work side by side: the ideal spreads the work over every key's slots.
 	res.IdealMakespanSeconds = report.WorkSeconds / float64(limit*max(1, len(sc.Keys)))
 	if res.IdealMakespanSeconds > 0 {

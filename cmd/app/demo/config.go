@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 )
@@ -32,6 +34,8 @@ const (
 	ContextFailureRate = "failureRate"
 	// ContextWaitStrategy is how executions wait for a slot: "Poll" or "Callback".
 	ContextWaitStrategy = "waitStrategy"
+	// ContextRate limits how often executions enter the work, as ParseRate reads it ("2/s").
+	ContextRate = "rate"
 )
 
 // Defaults of Config: the original AWS demo's lock and limit.
@@ -88,6 +92,8 @@ type Config struct {
 	ReservedConcurrency int
 	// WaitStrategy is how executions wait for a slot. Default: DefaultWaitStrategy.
 	WaitStrategy semaphore.WaitStrategy
+	// Rate limits how often executions enter the work (semaphore.Props.Rate). Default: none.
+	Rate *semaphore.Rate
 }
 
 // DefaultWaitStrategy is the demo's wait strategy: the construct's default.
@@ -136,6 +142,14 @@ func ConfigFromContext(node constructs.Node) (Config, error) {
 		s, err = text(ContextWaitStrategy, v)
 		cfg.WaitStrategy = semaphore.WaitStrategy(s)
 	}
+	if v := get(ContextRate); v != nil && err == nil {
+		var s string
+		if s, err = text(ContextRate, v); err == nil {
+			if cfg.Rate, err = ParseRate(s); err != nil {
+				err = &ContextError{Key: ContextRate, Value: s, Problem: "must be R[/s][,burst=B][,mode=delay|reject], e.g. 2/s"}
+			}
+		}
+	}
 	if err != nil {
 		return Config{}, err
 	}
@@ -155,6 +169,12 @@ func (c Config) Validate() error {
 		return &ContextError{Key: ContextLimit, Value: c.Limit, Problem: fmt.Sprintf("must be an integer from 1 to %d", semaphore.MaxLimit)}
 	case c.WaitStrategy != semaphore.WaitPoll && c.WaitStrategy != semaphore.WaitCallback:
 		return &ContextError{Key: ContextWaitStrategy, Value: string(c.WaitStrategy), Problem: `must be "Poll" or "Callback"`}
+	case c.Rate != nil && c.Rate.Validate() != nil:
+		var oe *machines.OptionError
+		if errors.As(c.Rate.Validate(), &oe) {
+			return &ContextError{Key: ContextRate, Value: oe.Value, Problem: "has a " + strings.TrimPrefix(oe.Field, "Rate.") + " that " + oe.Problem}
+		}
+		return &ContextError{Key: ContextRate, Value: *c.Rate, Problem: c.Rate.Validate().Error()}
 	case c.ReservedConcurrency < 0:
 		return &ContextError{Key: ContextReservedConcurrency, Value: c.ReservedConcurrency, Problem: "must be a positive integer (0 or absent: no reservation)"}
 	}

@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -42,6 +43,15 @@ func TestConfigFromContext(t *testing.T) {
 		{"prefix with a dash", map[string]any{"prefix": "CC-"}, demo.Config{}, "prefix"},
 		{"stack name with a space", map[string]any{"stackName": "My Demo"}, demo.Config{}, "stackName"},
 		{"negative reserved concurrency", map[string]any{"reservedConcurrency": "-1"}, demo.Config{}, "reservedConcurrency"},
+		{"rate", map[string]any{"rate": "0.5/s,burst=3,mode=reject"},
+			demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 5, WorkDuration: 15 * time.Second, FailureRate: 0.1, WaitStrategy: demo.DefaultWaitStrategy,
+				Rate: &semaphore.Rate{PerSecond: 0.5, Burst: 3, Mode: semaphore.RateReject}}, ""},
+		{"rate without a unit", map[string]any{"rate": "2"},
+			demo.Config{StackName: "TurnstileDemo", LockName: "MySemaphore", Limit: 5, WorkDuration: 15 * time.Second, FailureRate: 0.1, WaitStrategy: demo.DefaultWaitStrategy,
+				Rate: &semaphore.Rate{PerSecond: 2}}, ""},
+		{"rate not a rate", map[string]any{"rate": "fast"}, demo.Config{}, "rate"},
+		{"rate above a permit a millisecond", map[string]any{"rate": "5000/s"}, demo.Config{}, "rate"},
+		{"rate with an unknown key", map[string]any{"rate": "2/s,window=10s"}, demo.Config{}, "rate"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +65,7 @@ func TestConfigFromContext(t *testing.T) {
 				if err != nil {
 					t.Fatalf("ConfigFromContext: %v", err)
 				}
-				if got != tt.want {
+				if !reflect.DeepEqual(got, tt.want) {
 					t.Errorf("got %+v, want %+v", got, tt.want)
 				}
 				return

@@ -90,6 +90,7 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		Limit:        cfg.Limit,
 		WorkFunction: fn,
 		WaitStrategy: cfg.WaitStrategy,
+		Rate:         cfg.Rate,
 	})
 
 	// The load test, deployed beside the semaphore: it starts executions, reads their histories
