@@ -58,6 +58,10 @@ type Options struct {
 	// CrashAfter makes executions die between two states, for fault tests (see
 	// emulator.Options.CrashAfter). Default: nil.
 	CrashAfter func(executionArn, state string) bool
+	// MaxClosedExecutions is how many closed executions the emulator keeps (their histories
+	// included) before it forgets the oldest (emulator.Options.MaxClosedExecutions). Default:
+	// emulator.DefaultMaxClosedExecutions.
+	MaxClosedExecutions int
 	// DynamoDBFaults are injected into the DynamoDB requests of the stack's state machines and
 	// functions (a faultproxy in front of DynamoDB Local), for fault tests. Default: none.
 	DynamoDBFaults faultproxy.Config
@@ -157,7 +161,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		return nil, err
 	}
 
-	s.Emulator = emulator.New(emulator.Options{Clock: clock, Latency: latency, Seed: opts.Seed, Region: tmpl.Region, Account: tmpl.Account, CrashAfter: opts.CrashAfter})
+	s.Emulator = emulator.New(emulator.Options{Clock: clock, Latency: latency, Seed: opts.Seed, Region: tmpl.Region, Account: tmpl.Account, CrashAfter: opts.CrashAfter, MaxClosedExecutions: opts.MaxClosedExecutions})
 	s.Lambda, err = lambdafn.NewRegistry(
 		lambdafn.WithRegion(tmpl.Region), lambdafn.WithAccount(tmpl.Account),
 		lambdafn.WithClock(clock), lambdafn.WithLatency(latency),

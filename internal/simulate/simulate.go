@@ -359,6 +359,9 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	events := eventbus.NewRandomFaults(sc.Seed, sc.Faults.DropEvents, sc.Faults.DupEvents, 0)
 	st, err := stack.Start(ctx, cdkOut, stack.Options{
 		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: Handlers(), DynamoDBFaults: dbFaults, EventPolicy: events,
+		// Every execution's history is read at the end: keep them all, and the cleanup's and the
+		// redrive guard's executions besides (one each per failed execution at most).
+		MaxClosedExecutions: max(emulator.DefaultMaxClosedExecutions, 3*sc.Executions),
 		Held: true, // until every execution has started: see startGate
 	})
 	if err != nil {
