@@ -362,7 +362,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		// Every execution's history is read at the end: keep them all, and the cleanup's and the
 		// redrive guard's executions besides (one each per failed execution at most).
 		MaxClosedExecutions: max(emulator.DefaultMaxClosedExecutions, 3*sc.Executions),
-		Held: true, // until every execution has started: see startGate
+		Held:                true, // until every execution has started: see startGate
 	})
 	if err != nil {
 		return nil, err
