@@ -178,25 +178,48 @@ func (c *Client) readCounter(ctx context.Context, lock string) (counter, error) 
 	return parseCounter(out.Item), nil
 }
 
-// transact sends one transaction. done is true when it was applied; when its conditions
-// failed, failed tells which items' did (DynamoDB gives a reason per item). A transaction
-// cancelled by a conflict with another one, or throttled, comes back as done false and failed
-// nil: read and try again. One cancelled for a reason no retry fixes (an item over 400 KB, a
-// malformed request) is ErrLockTable.
-func (c *Client) transact(ctx context.Context, what string, items ...types.TransactWriteItem) (done bool, failed []bool, err error) {
-	_, err = c.ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+// outcome is what became of a transaction.
+type outcome int
+
+const (
+	// applied: the transaction was applied (on this request, or on an SDK retry of it with the
+	// same ClientRequestToken).
+	applied outcome = iota
+	// refused: a condition failed; the transaction's failed tells which.
+	refused
+	// notApplied: DynamoDB cancelled it for a conflict with another transaction, or throttled
+	// it: read and try again.
+	notApplied
+	// unknown: no answer came (a lost reply after the SDK's retries, a 5xx): it may or may not
+	// have been applied; the caller reads back what it would have done.
+	unknown
+)
+
+// transaction is the result of transact.
+type transaction struct {
+	outcome outcome
+	// failed tells, for a refused transaction, which items' conditions failed, by position
+	// (DynamoDB gives a reason per item).
+	failed []bool
+}
+
+// transact sends one transaction. One cancelled for a reason no retry fixes (an item over
+// 400 KB, a malformed request) or refused by DynamoDB for good (a missing table) is an
+// ErrLockTable error.
+func (c *Client) transact(ctx context.Context, what string, items ...types.TransactWriteItem) (transaction, error) {
+	_, err := c.ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if err == nil {
-		return true, nil, nil
+		return transaction{outcome: applied}, nil
 	}
 	var tc *types.TransactionCanceledException
 	if !errors.As(err, &tc) {
 		err = classify(what, err)
 		if errors.Is(err, ErrBusy) {
-			return false, nil, nil
+			return transaction{outcome: unknown}, nil
 		}
-		return false, nil, err
+		return transaction{}, err
 	}
-	failed = make([]bool, len(tc.CancellationReasons))
+	failed := make([]bool, len(tc.CancellationReasons))
 	conflict := false
 	for i, r := range tc.CancellationReasons {
 		switch code := aws.ToString(r.Code); code {
@@ -206,13 +229,13 @@ func (c *Client) transact(ctx context.Context, what string, items ...types.Trans
 		case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded":
 			conflict = true
 		default: // ValidationError, ItemCollectionSizeLimitExceeded, ...
-			return false, nil, fmt.Errorf("%w: %s: item %d: %s: %s", ErrLockTable, what, i, code, aws.ToString(r.Message))
+			return transaction{}, fmt.Errorf("%w: %s: item %d: %s: %s", ErrLockTable, what, i, code, aws.ToString(r.Message))
 		}
 	}
 	if conflict || len(failed) == 0 {
-		return false, nil, nil
+		return transaction{outcome: notApplied}, nil
 	}
-	return false, failed, nil
+	return transaction{outcome: refused, failed: failed}, nil
 }
 
 // The transaction items, one function each, so that every operation builds them alike.

@@ -122,13 +122,19 @@ func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult,
 		_, err := c.admitOldest(ctx, r.Lock, r.Limit, waiters)
 		return ParkResult{}, err != nil, err
 	}
-	done, failed, err := c.transact(ctx, "acquire for "+r.Execution, c.countUp(r.Lock, r.Limit), c.putHolder(r.Lock, r.Execution))
+	tx, err := c.transact(ctx, "acquire for "+r.Execution, c.countUp(r.Lock, r.Limit), c.putHolder(r.Lock, r.Execution))
 	switch {
 	case err != nil:
 		return ParkResult{}, true, err
-	case done || (failed != nil && failed[1]):
+	case tx.outcome == applied || (tx.outcome == refused && tx.failed[1]):
 		// Taken now, or held already (an earlier attempt's reply was lost).
 		return c.admitted(ctx, r, true, nil)
+	case tx.outcome == unknown:
+		// Whether it was applied, the holder item tells.
+		holds, err := c.Holds(ctx, r.Lock, r.Execution)
+		if err != nil || holds {
+			return c.admitted(ctx, r, holds, err)
+		}
 	}
 	return ParkResult{}, false, nil
 }
@@ -136,26 +142,64 @@ func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult,
 // enqueue puts the execution in the queue under its ticket, then makes sure that no slot was
 // freed meanwhile with nobody left to hand it on: a release that found the queue empty
 // counted its slot back before the waiter item existed.
+//
+// The put is sent without the SDK's retries: a retry of a put whose reply was lost could land
+// after a release handed the execution a slot and deleted its waiter item, and put it back (the
+// execution would hold and wait at once). When no answer comes, enqueue reads back instead: a
+// holder item means it was handed a slot, its waiter item that the put landed.
 func (c *Client) enqueue(ctx context.Context, r ParkRequest) (ParkResult, error) {
 	item := Key(r.Lock, WaiterEntry(r.Ticket))
 	item[AttributeExecution] = str(r.Execution)
 	item[AttributeToken] = str(r.Token)
 	item[AttributeSince] = str(c.timestamp())
-	_, err := c.ddb.PutItem(ctx, &dynamodb.PutItemInput{
+	in := &dynamodb.PutItemInput{
 		TableName: aws.String(c.table), Item: item,
 		ConditionExpression:       aws.String(ItemAbsent + " OR #execution = :execution"),
 		ExpressionAttributeNames:  map[string]string{"#entry": AttributeEntry, "#execution": AttributeExecution},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":execution": str(r.Execution)},
-	})
-	var failed *types.ConditionalCheckFailedException
-	switch {
-	case errors.As(err, &failed):
-		return ParkResult{}, fmt.Errorf("%w: ticket %d of %q belongs to another execution; draw a new ticket", ErrInvalidRequest, r.Ticket, r.Lock)
-	case err != nil:
-		return ParkResult{}, classify("enqueue "+r.Execution, err)
 	}
-	res, _, err := c.afterEnqueue(ctx, r)
-	return res, err
+	for range c.attempts {
+		_, err := c.ddb.PutItem(ctx, in, withoutRetries)
+		var failed *types.ConditionalCheckFailedException
+		switch {
+		case errors.As(err, &failed):
+			return ParkResult{}, fmt.Errorf("%w: ticket %d of %q belongs to another execution; draw a new ticket", ErrInvalidRequest, r.Ticket, r.Lock)
+		case err == nil:
+			res, _, err := c.afterEnqueue(ctx, r)
+			return res, err
+		}
+		if err = classify("enqueue "+r.Execution, err); !errors.Is(err, ErrBusy) {
+			return ParkResult{}, err
+		}
+		holds, err := c.Holds(ctx, r.Lock, r.Execution)
+		if err != nil || holds {
+			res, _, err := c.admitted(ctx, r, holds, err)
+			return res, err
+		}
+		waiting, err := c.waits(ctx, r.Lock, r.Ticket, r.Execution)
+		if err != nil {
+			return ParkResult{}, err
+		}
+		if waiting {
+			res, _, err := c.afterEnqueue(ctx, r)
+			return res, err
+		}
+	}
+	return ParkResult{}, fmt.Errorf("%w: enqueue %s on %q: no answer in %d attempts", ErrBusy, r.Execution, r.Lock, c.attempts)
+}
+
+// withoutRetries sends a request once: its caller reads back what became of it.
+func withoutRetries(o *dynamodb.Options) { o.RetryMaxAttempts = 1 }
+
+// waits reports whether execution's waiter item under ticket exists.
+func (c *Client) waits(ctx context.Context, lock string, ticket int64, execution string) (bool, error) {
+	out, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(ticket)), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return false, classify("read the waiter "+execution, err)
+	}
+	return out.Item != nil && stringOf(out.Item, AttributeExecution) == execution, nil
 }
 
 // afterEnqueue admits waiters while a slot is free: the waiter's half of the double check
@@ -189,23 +233,29 @@ func (c *Client) fillFreeSlots(ctx context.Context, lock string, limit int) erro
 // taken by someone else meanwhile, or the lock filled up.
 func (c *Client) admitOldest(ctx context.Context, lock string, limit int, waiters []waiter) (admittedTo string, err error) {
 	for _, w := range waiters {
-		done, failed, err := c.transact(ctx, "admit "+w.execution,
+		tx, err := c.transact(ctx, "admit "+w.execution,
 			c.countUp(lock, limit), c.putHolder(lock, w.execution), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return "", err
-		case failed != nil && failed[0]:
+		case tx.outcome == refused && tx.failed[0]:
 			return "", nil // full again
-		case failed != nil && failed[1]:
+		case tx.outcome == refused && tx.failed[1]:
 			// It holds already (a re-park raced): it only has to leave the queue.
 			if err := c.removeWaiter(ctx, lock, w.ticket); err != nil {
 				return "", err
 			}
 			continue
-		case failed != nil:
+		case tx.outcome == refused:
 			continue // taken by someone else: the next one
-		case !done:
+		case tx.outcome == notApplied:
 			return "", nil // a conflict: read again
+		case tx.outcome == unknown:
+			// Whether it was applied, the waiter's holder item tells; if it was not, read again.
+			holds, err := c.Holds(ctx, lock, w.execution)
+			if err != nil || !holds {
+				return "", err
+			}
 		}
 		if err := c.wakeGranted(ctx, lock, limit, w, w.execution); err != nil {
 			return "", err
@@ -251,16 +301,20 @@ func (c *Client) TryAcquire(ctx context.Context, lock, execution string, limit i
 		return false, fmt.Errorf("%w: an acquire needs a lock name, an execution and a limit of at least 1", ErrInvalidRequest)
 	}
 	for range c.attempts {
-		done, failed, err := c.transact(ctx, "acquire for "+execution, c.countUp(lock, limit), c.putHolder(lock, execution))
+		tx, err := c.transact(ctx, "acquire for "+execution, c.countUp(lock, limit), c.putHolder(lock, execution))
 		switch {
 		case err != nil:
 			return false, err
-		case done || (failed != nil && failed[1]):
+		case tx.outcome == applied || (tx.outcome == refused && tx.failed[1]):
 			return true, nil
-		case failed != nil:
+		case tx.outcome == refused:
 			// Full; DynamoDB need not report every failed condition, so read whether the
 			// execution holds a slot already.
 			return c.Holds(ctx, lock, execution)
+		case tx.outcome == unknown:
+			if holds, err := c.Holds(ctx, lock, execution); err != nil || holds {
+				return holds, err
+			}
 		}
 	}
 	return false, fmt.Errorf("%w: acquire %s on %q: the lock changed under %d attempts", ErrBusy, execution, lock, c.attempts)

@@ -65,13 +65,19 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		return "", true, err
 	}
 	if len(waiters) == 0 || ctr.count > limit {
-		ok, failed, err := c.transact(ctx, "release "+holder, c.countDown(lock), c.deleteItem(HolderKey(lock, holder)))
+		tx, err := c.transact(ctx, "release "+holder, c.countDown(lock), c.deleteItem(HolderKey(lock, holder)))
 		switch {
 		case err != nil:
 			return "", true, err
-		case failed != nil && failed[1]:
+		case tx.outcome == refused && tx.failed[1]:
 			return "", true, nil // not a holder: released already
-		case !ok:
+		case tx.outcome == unknown:
+			// Whether it was applied, the holder item tells.
+			holds, err := c.Holds(ctx, lock, holder)
+			if err != nil || holds {
+				return "", err != nil, err
+			}
+		case tx.outcome != applied:
 			return "", false, nil
 		}
 		if own {
@@ -82,22 +88,29 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		return "", true, c.fillFreeSlots(ctx, lock, limit)
 	}
 	for _, w := range waiters {
-		ok, failed, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution,
+		tx, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution,
 			c.deleteItem(HolderKey(lock, holder)), c.putHolder(lock, w.execution), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return "", true, err
-		case failed != nil && failed[0]:
+		case tx.outcome == refused && tx.failed[0]:
 			return "", true, nil // not a holder: released already
-		case failed != nil && failed[1]:
+		case tx.outcome == refused && tx.failed[1]:
 			if err := c.removeWaiter(ctx, lock, w.ticket); err != nil {
 				return "", true, err
 			}
 			continue
-		case failed != nil:
+		case tx.outcome == refused:
 			continue // taken by a concurrent release: the next one
-		case !ok:
+		case tx.outcome == notApplied:
 			return "", false, nil
+		case tx.outcome == unknown:
+			// Applied if the releaser holds no more and the waiter does; not applied if the
+			// releaser still holds: read again.
+			handed, err := c.handedOff(ctx, lock, holder, w.execution)
+			if err != nil || !handed {
+				return "", err != nil, err
+			}
 		}
 		if own {
 			res.Released = true
@@ -110,6 +123,17 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		return w.execution, false, nil
 	}
 	return "", false, nil
+}
+
+// handedOff reads back whether a hand-off from holder to waiter whose outcome is unknown was
+// applied: the holder holds no slot and the waiter one. A holder that holds no slot while the
+// waiter does not either lost its slot otherwise (the cleanup released it): nothing to hand.
+func (c *Client) handedOff(ctx context.Context, lock, holder, waiter string) (bool, error) {
+	holderHolds, err := c.Holds(ctx, lock, holder)
+	if err != nil || holderHolds {
+		return false, err
+	}
+	return c.Holds(ctx, lock, waiter)
 }
 
 // wakeGranted wakes a waiter admitted to a free slot; a dead one gives the slot up again.
