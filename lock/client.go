@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"time"
 
@@ -42,6 +43,7 @@ type Client struct {
 	ddb       DynamoDBAPI
 	sfn       StepFunctionsAPI
 	now       func() time.Time
+	sleep     func(ctx context.Context, d time.Duration) error
 	attempts  int
 	lookAhead int32
 }
@@ -51,6 +53,12 @@ type Option func(*Client)
 
 // WithNow sets the clock of the times written into holder and waiter items. Default: time.Now.
 func WithNow(now func() time.Time) Option { return func(c *Client) { c.now = now } }
+
+// WithSleep sets how the client waits between two tries of a contended hand-off (the
+// emulator passes its clock's). Default: a timer of real time.
+func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *Client) { c.sleep = sleep }
+}
 
 // WithAttempts bounds the rounds of one operation. Default: DefaultAttempts.
 func WithAttempts(n int) Option { return func(c *Client) { c.attempts = n } }
@@ -68,7 +76,7 @@ func New(table string, ddb DynamoDBAPI, sfnClient StepFunctionsAPI, opts ...Opti
 	if ddb == nil {
 		return nil, fmt.Errorf("%w: a DynamoDB client is required", ErrInvalidRequest)
 	}
-	c := &Client{table: table, ddb: ddb, sfn: sfnClient, now: time.Now, attempts: DefaultAttempts, lookAhead: DefaultLookAhead}
+	c := &Client{table: table, ddb: ddb, sfn: sfnClient, now: time.Now, sleep: sleepReal, attempts: DefaultAttempts, lookAhead: DefaultLookAhead}
 	for _, o := range opts {
 		o(c)
 	}
@@ -298,6 +306,36 @@ func (c *Client) running(ctx context.Context, execution string) (bool, error) {
 		return false, fmt.Errorf("%w: describe %s: %w", ErrBusy, execution, err)
 	}
 	return out.Status == sfntypes.ExecutionStatusRunning, nil
+}
+
+// sleepReal waits d of real time, or until ctx ends.
+func sleepReal(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Contention backoff: when a concurrent release took the waiter a release reached for, the
+// release waits before it reads again, up to contentionBase << tries, at most contentionMax,
+// so that releases freed at one moment (work of equal length) spread out instead of all
+// reaching for the same oldest waiters: each try that loses costs a cancelled transaction.
+const (
+	contentionBase = 10 * time.Millisecond
+	contentionMax  = 2 * time.Second
+)
+
+// backoff waits before the tries-th retry of a contended release of holder. The wait is drawn
+// from the holder and the try, not from a shared random source, so that a run replays.
+func (c *Client) backoff(ctx context.Context, holder string, tries int) error {
+	ceiling := min(contentionBase<<min(tries, 16), contentionMax)
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%d", holder, tries)
+	return c.sleep(ctx, time.Duration(h.Sum64()%uint64(ceiling)))
 }
 
 // timestamp renders the current time like $$.State.EnteredTime.

@@ -28,13 +28,19 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	}
 	var res ReleaseResult
 	holder := execution
+	contended := 0
 	for range c.attempts {
-		next, done, err := c.releaseOnce(ctx, lock, holder, limit, &res)
-		if err != nil || done {
+		step, err := c.releaseOnce(ctx, lock, holder, limit, &res)
+		switch {
+		case err != nil || step.done:
 			return res, err
-		}
-		if next != "" {
-			holder = next // a dead waiter was handed the slot: release it in turn
+		case step.next != "":
+			holder = step.next // a dead waiter was handed the slot: release it in turn
+		case step.contended:
+			contended++
+			if err := c.backoff(ctx, holder, contended); err != nil {
+				return res, err
+			}
 		}
 	}
 	return res, fmt.Errorf("%w: release %s on %q: the lock changed under %d attempts", ErrBusy, execution, lock, c.attempts)
@@ -55,61 +61,70 @@ func (c *Client) ReleaseIfHeld(ctx context.Context, lock, execution string, limi
 	return c.Release(ctx, lock, execution, limit)
 }
 
-// releaseOnce makes one release step for holder from one read: done when the release is
-// complete, next naming a dead waiter that was handed the slot and must be released in turn,
-// neither when the lock changed and the step must be tried again.
-func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (next string, done bool, err error) {
+// releaseStep is what one release step says: done when the release is complete, next naming a
+// dead waiter that was handed the slot and must be released in turn, neither when the lock
+// changed and the step must be tried again; contended when that is because a concurrent
+// release took the waiter this one reached for.
+type releaseStep struct {
+	done      bool
+	next      string
+	contended bool
+}
+
+// releaseOnce makes one release step for holder from one read.
+func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
 	ctr, waiters, err := c.head(ctx, lock, c.lookAhead)
 	if err != nil {
-		return "", true, err
+		return releaseStep{done: true}, err
 	}
 	if len(waiters) == 0 || ctr.count > limit {
 		tx, err := c.transact(ctx, "release "+holder, c.countDown(lock), c.deleteItem(HolderKey(lock, holder)))
 		switch {
 		case err != nil:
-			return "", true, err
+			return releaseStep{done: true}, err
 		case tx.outcome == refused && tx.failed[1]:
-			return "", true, nil // not a holder: released already
+			return releaseStep{done: true}, nil // not a holder: released already
 		case tx.outcome == unknown:
 			// Whether it was applied, the holder item tells.
 			holds, err := c.Holds(ctx, lock, holder)
 			if err != nil || holds {
-				return "", err != nil, err
+				return releaseStep{done: err != nil}, err
 			}
 		case tx.outcome != applied:
-			return "", false, nil
+			return releaseStep{}, nil
 		}
 		if own {
 			res.Released = true
 		}
 		// The releaser's half of the double check: a waiter that joined after the read finds
 		// the slot free, or is found here.
-		return "", true, c.fillFreeSlots(ctx, lock, limit)
+		return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit)
 	}
 	for _, w := range waiters {
 		tx, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution,
 			c.deleteItem(HolderKey(lock, holder)), c.putHolder(lock, w.execution), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
-			return "", true, err
+			return releaseStep{done: true}, err
 		case tx.outcome == refused && tx.failed[0]:
-			return "", true, nil // not a holder: released already
+			return releaseStep{done: true}, nil // not a holder: released already
 		case tx.outcome == refused && tx.failed[1]:
 			if err := c.removeWaiter(ctx, lock, w.ticket); err != nil {
-				return "", true, err
+				return releaseStep{done: true}, err
 			}
 			continue
 		case tx.outcome == refused:
-			continue // taken by a concurrent release: the next one
+			// Taken by a concurrent release: the others in this read are likely taken too.
+			return releaseStep{contended: true}, nil
 		case tx.outcome == notApplied:
-			return "", false, nil
+			return releaseStep{}, nil
 		case tx.outcome == unknown:
 			// Applied if the releaser holds no more and the waiter does; not applied if the
 			// releaser still holds: read again.
 			handed, err := c.handedOff(ctx, lock, holder, w.execution)
 			if err != nil || !handed {
-				return "", err != nil, err
+				return releaseStep{done: err != nil}, err
 			}
 		}
 		if own {
@@ -118,11 +133,11 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		res.HandedTo = append(res.HandedTo, w.execution)
 		dead, err := c.wakeOrFindDead(ctx, w, holder)
 		if err != nil || !dead {
-			return "", true, err
+			return releaseStep{done: true}, err
 		}
-		return w.execution, false, nil
+		return releaseStep{next: w.execution}, nil
 	}
-	return "", false, nil
+	return releaseStep{}, nil
 }
 
 // handedOff reads back whether a hand-off from holder to waiter whose outcome is unknown was

@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -62,6 +63,9 @@ type Options struct {
 	// included) before it forgets the oldest (emulator.Options.MaxClosedExecutions). Default:
 	// emulator.DefaultMaxClosedExecutions.
 	MaxClosedExecutions int
+	// LambdaConcurrency is the account's Lambda concurrency quota the stack's functions share
+	// (lambdafn.WithAccountConcurrency). Default: lambdafn.DefaultAccountConcurrency.
+	LambdaConcurrency int
 	// DynamoDBFaults are injected into the DynamoDB requests of the stack's state machines and
 	// functions (a faultproxy in front of DynamoDB Local), for fault tests. Default: none.
 	DynamoDBFaults faultproxy.Config
@@ -166,6 +170,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		lambdafn.WithRegion(tmpl.Region), lambdafn.WithAccount(tmpl.Account),
 		lambdafn.WithClock(clock), lambdafn.WithLatency(latency),
 		lambdafn.WithRandom(rand.New(rand.NewPCG(opts.Seed, hashString("lambda")))),
+		lambdafn.WithAccountConcurrency(cmp.Or(opts.LambdaConcurrency, lambdafn.DefaultAccountConcurrency)),
 	)
 	if err != nil {
 		return nil, err

@@ -35,7 +35,7 @@ func Handlers() map[string]stack.HandlerFactory {
 			if err != nil {
 				return nil, err
 			}
-			locks, err := lock.New(table, env.DynamoDB, env.StepFunctions, lock.WithNow(env.Clock.Now))
+			locks, err := lock.New(table, env.DynamoDB, env.StepFunctions, lock.WithNow(env.Clock.Now), lock.WithSleep(env.Clock.Sleep))
 			if err != nil {
 				return nil, err
 			}

@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
 	"github.com/turnstile-sfn/turnstile/emulator"
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
+	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 	"github.com/turnstile-sfn/turnstile/internal/capacity"
@@ -362,6 +364,10 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		// Every execution's history is read at the end: keep them all, and the cleanup's and the
 		// redrive guard's executions besides (one each per failed execution at most).
 		MaxClosedExecutions: max(emulator.DefaultMaxClosedExecutions, 3*sc.Executions),
+		// An account whose Lambda quota covers the work's own functions (up to the limit of each
+		// key) and as many hand-off invocations besides; AWS's default quota (1,000) throttles
+		// a semaphore of limit 1,000 by its work alone.
+		LambdaConcurrency: max(lambdafn.DefaultAccountConcurrency, 2*limit*max(1, len(sc.Keys))),
 		Held:                true, // until every execution has started: see startGate
 	})
 	if err != nil {
