@@ -5,15 +5,13 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
-	"github.com/turnstile-sfn/turnstile/internal/semcheck"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
-// observer reads the lock item past the fault proxy and counts the reads that break the invariant
-// (docs/architecture.md, "The invariant"), by how they break it. It is safe for concurrent use.
+// observer reads the lock past the fault proxy and counts the reads that break the invariant
+// (lock.State.Check), by how they break it. It is safe for concurrent use.
 type observer struct {
-	direct   *dynamo.Integration
-	table    string
+	direct   *lock.Client
 	lockName string
 	limit    int
 
@@ -24,10 +22,10 @@ type observer struct {
 }
 
 // read takes one snapshot and counts it.
-func (o *observer) read(ctx context.Context) (semcheck.Snapshot, error) {
-	s, err := semcheck.ReadSnapshot(ctx, o.direct, o.table, o.lockName)
+func (o *observer) read(ctx context.Context) (lock.State, error) {
+	s, err := o.direct.Read(ctx, o.lockName)
 	if err != nil {
-		return semcheck.Snapshot{}, err
+		return lock.State{}, err
 	}
 	o.reads.Add(1)
 	holders := int64(len(s.Holders))
@@ -36,10 +34,10 @@ func (o *observer) read(ctx context.Context) (semcheck.Snapshot, error) {
 	if s.Count < 0 {
 		o.negatives.Add(1)
 	}
-	if s.Count != holders {
+	if int64(s.Count) != holders {
 		o.mismatches.Add(1)
 	}
-	if holders > int64(o.limit) || s.Count > int64(o.limit) {
+	if holders > int64(o.limit) || s.Count > o.limit {
 		o.overLimit.Add(1)
 	}
 	if err := s.Check(o.limit); err != nil {

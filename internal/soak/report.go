@@ -67,7 +67,7 @@ type Report struct {
 	FailingHistories int `json:"failingHistories"`
 	// InconclusiveChecks is the number of segments whose check ran out of time.
 	InconclusiveChecks int `json:"inconclusiveChecks"`
-	// Reads is the number of snapshots of the lock item read during the run.
+	// Reads is the number of reads of the lock (lock.Client.Read) during the run.
 	Reads int64 `json:"reads"`
 	// MostHolders is the largest number of holders a read saw.
 	MostHolders int64 `json:"mostHolders"`

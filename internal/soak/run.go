@@ -22,14 +22,10 @@ func Run(ctx context.Context, endpoint string, cfg Config) (Report, error) {
 	if err != nil {
 		return Report{}, fmt.Errorf("soak: client: %w", err)
 	}
-	direct, err := dynamo.New(endpoint)
-	if err != nil {
-		return Report{}, fmt.Errorf("soak: %w", err)
-	}
 	var total Report
 	for i := range cfg.Seeds {
 		seed := cfg.FirstSeed + uint64(i)
-		report, err := runSeed(ctx, cfg, seed, endpoint, direct, recordingDynamoDB{Client: client, client: reconcilerClient})
+		report, err := runSeed(ctx, cfg, seed, endpoint, recordingDynamoDB{Client: client, client: reconcilerClient})
 		if err != nil {
 			return total, fmt.Errorf("soak: seed %d: %w", seed, err)
 		}
@@ -39,7 +35,7 @@ func Run(ctx context.Context, endpoint string, cfg Config) (Report, error) {
 }
 
 // runSeed runs one seed against a fresh lock table behind a fresh fault proxy.
-func runSeed(ctx context.Context, cfg Config, seed uint64, endpoint string, direct *dynamo.Integration, ddb recordingDynamoDB) (report Report, err error) {
+func runSeed(ctx context.Context, cfg Config, seed uint64, endpoint string, ddb recordingDynamoDB) (report Report, err error) {
 	table, err := createLockTable(ctx, ddb.Client, seed)
 	if err != nil {
 		return Report{}, err
@@ -54,7 +50,7 @@ func runSeed(ctx context.Context, cfg Config, seed uint64, endpoint string, dire
 	if err != nil {
 		return Report{}, err
 	}
-	s, err := newSeedRun(cfg, seed, table, viaProxy, direct, ddb)
+	s, err := newSeedRun(cfg, seed, table, viaProxy, ddb)
 	if err != nil {
 		return Report{}, err
 	}
