@@ -15,7 +15,7 @@ type observer struct {
 	lockName string
 	limit    int
 
-	reads, mostHolders, overLimit, mismatches, negatives atomic.Int64
+	reads, mostHolders, overLimit, mismatches, negatives, mostWaiters, waiters, broken atomic.Int64
 
 	mu    sync.Mutex
 	first string // the first broken snapshot
@@ -31,6 +31,10 @@ func (o *observer) read(ctx context.Context) (lock.State, error) {
 	holders := int64(len(s.Holders))
 	for most := o.mostHolders.Load(); holders > most && !o.mostHolders.CompareAndSwap(most, holders); most = o.mostHolders.Load() {
 	}
+	waiters := int64(len(s.Waiters))
+	o.waiters.Add(waiters)
+	for most := o.mostWaiters.Load(); waiters > most && !o.mostWaiters.CompareAndSwap(most, waiters); most = o.mostWaiters.Load() {
+	}
 	if s.Count < 0 {
 		o.negatives.Add(1)
 	}
@@ -41,6 +45,7 @@ func (o *observer) read(ctx context.Context) (lock.State, error) {
 		o.overLimit.Add(1)
 	}
 	if err := s.Check(o.limit); err != nil {
+		o.broken.Add(1)
 		o.mu.Lock()
 		if o.first == "" {
 			o.first = err.Error()
@@ -57,6 +62,9 @@ func (o *observer) addTo(r *Report) {
 	r.OverLimitReads += o.overLimit.Load()
 	r.CounterMismatches += o.mismatches.Load()
 	r.NegativeCounts += o.negatives.Load()
+	r.MostWaiters = max(r.MostWaiters, o.mostWaiters.Load())
+	r.WaitersSeen += o.waiters.Load()
+	r.BrokenReads += o.broken.Load()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if r.FirstFailure == "" {

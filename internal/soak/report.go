@@ -77,18 +77,37 @@ type Report struct {
 	CounterMismatches int64 `json:"counterMismatches"`
 	// NegativeCounts is the number of reads with a negative counter.
 	NegativeCounts int64 `json:"negativeCounts"`
+	// BrokenReads is the number of reads that break the lock's invariant in any way
+	// (lock.State.Check; an execution both holding and waiting included).
+	BrokenReads int64 `json:"brokenReads"`
 	// LeakedSlots is the number of holders left after quiescence and one reconciler pass, over
 	// every seed.
 	LeakedSlots int `json:"leakedSlots"`
+	// OutOfOrder is the number of executions admitted while an older ticket waited, as real
+	// time proves it (semcheck.OutOfOrder; queue soak).
+	OutOfOrder int `json:"outOfOrder"`
+	// StrandedWaiters is the number of waiters never woken within Config.WaitTimeout, plus
+	// those left in the queue at the end (queue soak).
+	StrandedWaiters int64 `json:"strandedWaiters"`
+	// Leaves is the number of executions that gave up waiting and left the queue (queue soak).
+	Leaves int64 `json:"leaves"`
+	// MostWaiters is the largest number of waiters a read saw.
+	MostWaiters int64 `json:"mostWaiters"`
+	// WaitersSeen is the sum of the waiters every read saw: divided by Reads, the mean queue.
+	WaitersSeen int64 `json:"waitersSeen"`
+	// WriteUnits is the write capacity units the requests through the fault proxy consumed
+	// (failed conditional writes included), as DynamoDB Local reported them.
+	WriteUnits float64 `json:"writeUnits"`
 	// FirstFailure describes the first failure found, "" for none.
 	FirstFailure string `json:"firstFailure,omitempty"`
 }
 
 // Failures is the sum of the failure figures: failing and inconclusive histories, over-limit
-// reads, counter mismatches, negative counts and leaked slots.
+// reads, counter mismatches, negative counts, leaked slots, admissions out of order and
+// stranded waiters; reads breaking the invariant count twice when they break it as above.
 func (r Report) Failures() int64 {
-	return int64(r.FailingHistories+r.InconclusiveChecks+r.LeakedSlots) +
-		r.OverLimitReads + r.CounterMismatches + r.NegativeCounts
+	return int64(r.FailingHistories+r.InconclusiveChecks+r.LeakedSlots+r.OutOfOrder) +
+		r.OverLimitReads + r.CounterMismatches + r.NegativeCounts + r.BrokenReads + r.StrandedWaiters
 }
 
 // add merges the report of one seed into r.
@@ -108,7 +127,14 @@ func (r *Report) add(s Report) {
 	r.OverLimitReads += s.OverLimitReads
 	r.CounterMismatches += s.CounterMismatches
 	r.NegativeCounts += s.NegativeCounts
+	r.BrokenReads += s.BrokenReads
 	r.LeakedSlots += s.LeakedSlots
+	r.OutOfOrder += s.OutOfOrder
+	r.StrandedWaiters += s.StrandedWaiters
+	r.Leaves += s.Leaves
+	r.MostWaiters = max(r.MostWaiters, s.MostWaiters)
+	r.WaitersSeen += s.WaitersSeen
+	r.WriteUnits += s.WriteUnits
 	if r.FirstFailure == "" {
 		r.FirstFailure = s.FirstFailure
 	}
@@ -141,7 +167,13 @@ func (r Report) WriteText(w io.Writer, limit int) error {
 		{"reads over the limit", r.OverLimitReads},
 		{"reads where counter ≠ holders", r.CounterMismatches},
 		{"negative counts", r.NegativeCounts},
+		{"reads breaking the invariant", r.BrokenReads},
 		{"slots leaked after one reconciler pass", r.LeakedSlots},
+		{"write units (per operation)", fmt.Sprintf("%.0f (%.2f)", r.WriteUnits, perOperation(r.WriteUnits, r.Operations))},
+		{"waiters seen: most (mean)", fmt.Sprintf("%d (%.2f)", r.MostWaiters, perOperation(float64(r.WaitersSeen), int(r.Reads)))},
+		{"executions that left the queue", r.Leaves},
+		{"admissions out of order", r.OutOfOrder},
+		{"waiters stranded", r.StrandedWaiters},
 	}
 	for _, line := range lines {
 		if _, err := fmt.Fprintf(w, "%-40s %v\n", line.name, line.value); err != nil {
@@ -154,4 +186,12 @@ func (r Report) WriteText(w io.Writer, limit int) error {
 		}
 	}
 	return nil
+}
+
+// perOperation is total / n, 0 for no n.
+func perOperation(total float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return total / float64(n)
 }

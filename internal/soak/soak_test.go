@@ -128,3 +128,50 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		})
 	}
 }
+
+// smallQueueSoak is the queue soak CI runs: 2 seeds × 300 executions, 10 clients on a lock of
+// limit 3, 20 % of the requests applied with their reply lost and 10 % lost before.
+func smallQueueSoak() soak.Config {
+	cfg := soak.DefaultQueueConfig()
+	cfg.Seeds, cfg.Pairs = 2, 300
+	cfg.ReplyLost, cfg.LostBefore = 0.20, 0.10
+	cfg.LeaveRate = 0.1
+	return cfg
+}
+
+func TestSmallQueueSoakFindsNoFailure(t *testing.T) {
+	cfg := smallQueueSoak()
+	report, err := soak.Run(t.Context(), endpoint(t), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	var text strings.Builder
+	if err := report.WriteText(&text, cfg.Limit); err != nil {
+		t.Fatalf("WriteText: %v", err)
+	}
+	t.Logf("\n%s", text.String())
+	if got := report.Failures() - int64(report.InconclusiveChecks); got != 0 {
+		t.Errorf("failures other than inconclusive checks = %d, want 0; first: %s", got, report.FirstFailure)
+	}
+	if report.InconclusiveChecks*10 > report.Segments {
+		t.Errorf("%d of %d checks were inconclusive: the checker settled too few segments", report.InconclusiveChecks, report.Segments)
+	}
+	exercised := []struct {
+		name  string
+		count int64
+	}{
+		{"applied, reply lost", report.Faults.AppliedReplyLost},
+		{"lost before", report.Faults.LostBefore},
+		{"leaves", report.Leaves},
+		{"write units", int64(report.WriteUnits)},
+	}
+	for _, e := range exercised {
+		if e.count == 0 {
+			t.Errorf("%s = 0: the soak did not exercise it", e.name)
+		}
+	}
+	// Several waiters queued: 10 clients on 3 slots keep the queue long.
+	if mean := float64(report.WaitersSeen) / float64(report.Reads); report.MostWaiters < 5 || mean < 2 {
+		t.Errorf("waiters seen: most %d, mean %.2f; want a queue of several waiters", report.MostWaiters, mean)
+	}
+}
