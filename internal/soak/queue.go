@@ -327,7 +327,15 @@ func (q *queueRun) run(ctx context.Context, clients []*queueClient) (Report, err
 		recorder := semcheck.NewRecorder()
 		q.recorder.Store(recorder)
 		if err := q.segment(ctx, clients, from, to); err != nil {
-			return report, err
+			if ctx.Err() != nil {
+				return report, err
+			}
+			// The lock failed an operation no retry fixes (or kept failing it): the seed ends
+			// here, a failure, and the soak goes on with the next.
+			report.LockErrors++
+			report.FirstFailure = fmt.Sprintf("seed %d, executions %d-%d: %v", q.seed, from, to-1, err)
+			q.observer.addTo(&report)
+			return report, nil
 		}
 		final, err := q.observer.read(ctx)
 		if err != nil {

@@ -89,6 +89,9 @@ type Report struct {
 	// StrandedWaiters is the number of waiters never woken within Config.WaitTimeout, plus
 	// those left in the queue at the end (queue soak).
 	StrandedWaiters int64 `json:"strandedWaiters"`
+	// LockErrors is the number of seeds ended early by a lock operation that failed with an
+	// error no retry fixes, or kept failing (queue soak).
+	LockErrors int `json:"lockErrors"`
 	// Leaves is the number of executions that gave up waiting and left the queue (queue soak).
 	Leaves int64 `json:"leaves"`
 	// MostWaiters is the largest number of waiters a read saw.
@@ -103,10 +106,11 @@ type Report struct {
 }
 
 // Failures is the sum of the failure figures: failing and inconclusive histories, over-limit
-// reads, counter mismatches, negative counts, leaked slots, admissions out of order and
-// stranded waiters; reads breaking the invariant count twice when they break it as above.
+// reads, counter mismatches, negative counts, reads breaking the invariant (a read counted in
+// one of the three before counts here too), leaked slots, admissions out of order, stranded
+// waiters and seeds ended by a lock error.
 func (r Report) Failures() int64 {
-	return int64(r.FailingHistories+r.InconclusiveChecks+r.LeakedSlots+r.OutOfOrder) +
+	return int64(r.FailingHistories+r.InconclusiveChecks+r.LeakedSlots+r.OutOfOrder+r.LockErrors) +
 		r.OverLimitReads + r.CounterMismatches + r.NegativeCounts + r.BrokenReads + r.StrandedWaiters
 }
 
@@ -132,6 +136,7 @@ func (r *Report) add(s Report) {
 	r.OutOfOrder += s.OutOfOrder
 	r.StrandedWaiters += s.StrandedWaiters
 	r.Leaves += s.Leaves
+	r.LockErrors += s.LockErrors
 	r.MostWaiters = max(r.MostWaiters, s.MostWaiters)
 	r.WaitersSeen += s.WaitersSeen
 	r.WriteUnits += s.WriteUnits
@@ -174,6 +179,7 @@ func (r Report) WriteText(w io.Writer, limit int) error {
 		{"executions that left the queue", r.Leaves},
 		{"admissions out of order", r.OutOfOrder},
 		{"waiters stranded", r.StrandedWaiters},
+		{"seeds ended by a lock error", r.LockErrors},
 	}
 	for _, line := range lines {
 		if _, err := fmt.Fprintf(w, "%-40s %v\n", line.name, line.value); err != nil {

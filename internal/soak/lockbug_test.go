@@ -1,0 +1,193 @@
+package soak_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
+
+	"github.com/turnstile-sfn/turnstile/lock"
+)
+
+// These tests show what the queue soak found in package lock: a transaction whose reply is lost
+// after the SDK's retries (lock.ErrBusy: applied or not, nobody knows) is taken for "not
+// applied", and the operation carries on from a state it misreads. They fail until package
+// lock reads back what such a transaction did.
+
+// errReplyLost is what a client sees when the reply of an applied request is lost (the SDK's
+// retries exhausted): no API error code, so package lock classifies it as transient.
+var errReplyLost = errors.New("read tcp: connection reset by peer")
+
+// replyLostOnce applies the first TransactWriteItems that lose(in) selects and loses its reply.
+type replyLostOnce struct {
+	*dynamodb.Client
+	lose func(in *dynamodb.TransactWriteItemsInput) bool
+	done atomic.Bool
+}
+
+func (d *replyLostOnce) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	out, err := d.Client.TransactWriteItems(ctx, in, opts...)
+	if err == nil && d.lose(in) && d.done.CompareAndSwap(false, true) {
+		return nil, errReplyLost
+	}
+	return out, err
+}
+
+// wakes records the woken executions' tokens; every execution is RUNNING.
+type wakes struct {
+	mu     sync.Mutex
+	tokens []string
+}
+
+func (w *wakes) SendTaskSuccess(_ context.Context, in *sfn.SendTaskSuccessInput, _ ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.tokens = append(w.tokens, aws.ToString(in.TaskToken))
+	return &sfn.SendTaskSuccessOutput{}, nil
+}
+
+func (w *wakes) DescribeExecution(_ context.Context, in *sfn.DescribeExecutionInput, _ ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error) {
+	return &sfn.DescribeExecutionOutput{ExecutionArn: in.ExecutionArn, Status: sfntypes.ExecutionStatusRunning}, nil
+}
+
+// puts reports whether a transaction creates a holder item (an acquire, an admission or a
+// hand-off).
+func puts(in *dynamodb.TransactWriteItemsInput) bool {
+	return slices.ContainsFunc(in.TransactItems, func(i types.TransactWriteItem) bool { return i.Put != nil })
+}
+
+const (
+	bugLock = "L"
+	execX   = "arn:aws:states:us-east-1:123456789012:execution:Sem:x"
+	execW   = "arn:aws:states:us-east-1:123456789012:execution:Sem:w"
+)
+
+func TestLockParkWhoseAcquireReplyIsLostNeitherHoldsAndWaitsNorQueues(t *testing.T) {
+	server.SkipIfMissing(t)
+	table := server.CreateLockTable(t)
+	ddb := &replyLostOnce{Client: server.Client, lose: puts}
+	locks, err := lock.New(table, ddb, &wakes{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticket, err := locks.DrawTicket(t.Context(), bugLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := locks.Park(t.Context(), lock.ParkRequest{Lock: bugLock, Limit: 1, Execution: execX, Ticket: ticket, Token: "token-x"})
+	if err != nil {
+		t.Fatalf("Park: %v", err)
+	}
+	st, err := locks.Read(t.Context(), bugLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Check(1); err != nil || !res.Admitted || len(st.Waiters) != 0 {
+		t.Errorf("Park on a free lock whose acquire's reply was lost = %+v, state %+v (%v); want admitted, holding, not waiting", res, st, err)
+	}
+}
+
+func TestLockReleaseWhoseHandOffReplyIsLostReportsAndWakes(t *testing.T) {
+	server.SkipIfMissing(t)
+	table := server.CreateLockTable(t)
+	woken := &wakes{}
+	direct, err := lock.New(table, server.Client, woken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []string{execX, execW} {
+		ticket, err := direct.DrawTicket(t.Context(), bugLock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := direct.Park(t.Context(), lock.ParkRequest{Lock: bugLock, Limit: 1, Execution: e, Ticket: ticket, Token: "token-" + e}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ddb := &replyLostOnce{Client: server.Client, lose: puts}
+	locks, err := lock.New(table, ddb, woken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := locks.Release(t.Context(), bugLock, execX, 1)
+	if err != nil {
+		t.Fatalf("Release: %v", err)
+	}
+	if !res.Released || !slices.Equal(res.HandedTo, []string{execW}) {
+		t.Errorf("Release whose hand-off's reply was lost = %+v, want released and handed to %s", res, execW)
+	}
+	if !slices.Contains(woken.tokens, "token-"+execW) {
+		t.Errorf("woken tokens = %v: the waiter handed the slot was never woken", woken.tokens)
+	}
+}
+
+// retriedPut re-sends the first PutItem of a waiter item after running between() in between:
+// the SDK's retry of a put whose reply was lost, landing after another client's operation.
+type retriedPut struct {
+	*dynamodb.Client
+	between func(ctx context.Context) error
+	done    atomic.Bool
+}
+
+func (d *retriedPut) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	out, err := d.Client.PutItem(ctx, in, opts...)
+	if err != nil || !d.done.CompareAndSwap(false, true) {
+		return out, err
+	}
+	if err := d.between(ctx); err != nil {
+		return nil, err
+	}
+	return d.Client.PutItem(ctx, in, opts...)
+}
+
+// The queue soak's finding: a waiter's enqueue PutItem whose reply is lost is retried by the SDK
+// with the same request; when a release handed the waiter the slot in between (deleting its
+// waiter item), the retry's condition (attribute_not_exists(Entry) OR execution = :execution)
+// passes and puts the waiter item back: the execution holds and waits at once, and its own
+// release then hands its slot to itself (a ValidationException: two operations on one item).
+func TestLockRetriedEnqueueDoesNotResurrectAnAdmittedWaiter(t *testing.T) {
+	server.SkipIfMissing(t)
+	table := server.CreateLockTable(t)
+	woken := &wakes{}
+	other, err := lock.New(table, server.Client, woken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticketX, err := other.DrawTicket(t.Context(), bugLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticketW, err := other.DrawTicket(t.Context(), bugLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Park(t.Context(), lock.ParkRequest{Lock: bugLock, Limit: 1, Execution: execX, Ticket: ticketX, Token: "token-x"}); err != nil {
+		t.Fatal(err)
+	}
+	ddb := &retriedPut{Client: server.Client, between: func(ctx context.Context) error {
+		_, err := other.Release(ctx, bugLock, execX, 1) // hands the slot to w, the head
+		return err
+	}}
+	locks, err := lock.New(table, ddb, woken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := locks.Park(t.Context(), lock.ParkRequest{Lock: bugLock, Limit: 1, Execution: execW, Ticket: ticketW, Token: "token-w"}); err != nil {
+		t.Fatalf("Park: %v", err)
+	}
+	st, err := locks.Read(t.Context(), bugLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Check(1); err != nil {
+		t.Errorf("after a retried enqueue: %v; state %+v", err, st)
+	}
+}
