@@ -72,6 +72,9 @@ type Config struct {
 	// Variant is the semaphore's protocol; a broken one shows that the soak catches it
 	// (StrategyPoll).
 	Variant semcheck.Variant
+	// QueueNewestFirst breaks the queue protocol on purpose, to show the checks catch it: the
+	// clients read the queue from its newest end (StrategyCallback).
+	QueueNewestFirst bool
 	// LeaveRate is the chance that a queued execution gives up waiting at once (within 2 ms)
 	// and leaves the queue (StrategyCallback).
 	LeaveRate float64

@@ -163,10 +163,14 @@ func (q *queueRun) newQueueClients(ctx context.Context, table, proxyURL string) 
 	if err != nil {
 		return nil, fmt.Errorf("soak: client: %w", err)
 	}
+	var ddb lock.DynamoDBAPI = viaProxy
+	if q.cfg.QueueNewestFirst {
+		ddb = newestFirst{viaProxy}
+	}
 	clients := make([]*queueClient, q.cfg.Goroutines)
 	for i := range clients {
 		s := &clientSFN{board: q.board}
-		locks, err := lock.New(table, viaProxy, s)
+		locks, err := lock.New(table, ddb, s)
 		if err != nil {
 			return nil, err
 		}
@@ -371,4 +375,18 @@ func (q *queueRun) run(ctx context.Context, clients []*queueClient) (Report, err
 	report.Leaves = q.leaves.Load()
 	q.observer.addTo(&report)
 	return report, nil
+}
+
+// newestFirst breaks the queue protocol on purpose (Config.QueueNewestFirst): it reads a lock's
+// queue from its newest end, so releases hand their slot to the newest waiter.
+type newestFirst struct{ *dynamodb.Client }
+
+// Query reads ranges of the lock's partition (the counter and the queue's head) backwards.
+func (d newestFirst) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	if strings.Contains(aws.ToString(in.KeyConditionExpression), ">=") {
+		reversed := *in
+		reversed.ScanIndexForward = aws.Bool(false)
+		in = &reversed
+	}
+	return d.Client.Query(ctx, in, opts...)
 }

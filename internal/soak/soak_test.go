@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/turnstile-sfn/turnstile/internal/semcheck"
 	"github.com/turnstile-sfn/turnstile/internal/soak"
@@ -173,5 +174,37 @@ func TestSmallQueueSoakFindsNoFailure(t *testing.T) {
 	// Several waiters queued: 10 clients on 3 slots keep the queue long.
 	if mean := float64(report.WaitersSeen) / float64(report.Reads); report.MostWaiters < 5 || mean < 2 {
 		t.Errorf("waiters seen: most %d, mean %.2f; want a queue of several waiters", report.MostWaiters, mean)
+	}
+}
+
+func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
+	cfg := smallQueueSoak()
+	cfg.Seeds, cfg.Pairs, cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 1, 60, 0, 0, 0
+	cfg.QueueNewestFirst = true
+	cfg.WaitTimeout = 2 * time.Second // the oldest waiters starve: do not wait for them long
+	report, err := soak.Run(t.Context(), endpoint(t), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if report.FailingHistories == 0 || report.OutOfOrder == 0 {
+		t.Errorf("FailingHistories = %d, OutOfOrder = %d; want the checks to reject a queue served newest first (first failure: %s)",
+			report.FailingHistories, report.OutOfOrder, report.FirstFailure)
+	}
+}
+
+// Without faults, the queue soak's recording of the lock's operations and wake-ups is what the
+// FIFO model accepts: the checks have no false alarms on the real protocol.
+func TestQueueSoakWithoutFaultsFindsNoFailure(t *testing.T) {
+	cfg := smallQueueSoak()
+	cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
+	report, err := soak.Run(t.Context(), endpoint(t), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if report.Failures() != 0 {
+		t.Errorf("Failures() = %d, want 0; first: %s", report.Failures(), report.FirstFailure)
+	}
+	if report.Leaves == 0 || report.MostWaiters < 5 {
+		t.Errorf("Leaves = %d, MostWaiters = %d: want waiters leaving and a queue of several", report.Leaves, report.MostWaiters)
 	}
 }
