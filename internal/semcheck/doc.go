@@ -18,6 +18,16 @@
 // emulator's DynamoDB integration and records them; Variant breaks the protocol on purpose, to
 // show the checks catch it.
 //
+// The queue protocol of the Callback strategy (package lock: Park with a ticket, Release,
+// Leave) has a model of its own, QueueModel: a FIFO counting semaphore whose state is the
+// holders and the waiters in ticket order. A park takes a free slot only when no older ticket
+// waits; a release hands its slot to the oldest waiter (lock.ReleaseResult.HandedTo), and back
+// to the lock only when nobody waits; a waiter admitted to a free slot by someone else's
+// operation (seen as its wake-up, recorded with Recorder.BeginSince from that operation's
+// call) must be the oldest; Settled pins the state read at a quiescent point. CheckQueue checks
+// a history against it, and OutOfOrder counts the admissions that real time alone proves
+// overtook an older ticket.
+//
 //	recorder := semcheck.NewRecorder()
 //	call := recorder.Begin(client, semcheck.Acquire(holder))
 //	// ... send the conditional UpdateItem; read back on a failed condition ...
