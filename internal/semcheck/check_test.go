@@ -241,7 +241,7 @@ func TestRecorderBeginSinceTakesTheCallTimeOfTheEnclosingCall(t *testing.T) {
 	release.End(semcheck.QueueOutput{Outcome: semcheck.GaveUp})
 	r.BeginSince(0, semcheck.Admit("b"), release).End(semcheck.QueueOutput{Outcome: semcheck.Done})
 	ops := r.Operations()
-	if got := ops[3]; got.Call != ops[0].Call || got.Return <= ops[0].Return {
+	if got := ops[2]; got.Call != ops[0].Call || got.Return <= ops[0].Return {
 		t.Errorf("admission recorded since the release = [%d, %d], want [%d, after %d]", got.Call, got.Return, ops[0].Call, ops[0].Return)
 	}
 }
