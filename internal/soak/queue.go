@@ -23,10 +23,12 @@ import (
 	"github.com/turnstile-sfn/turnstile/lock"
 )
 
-// The SDK's retries of the queue soak's clients: many, with short pauses and no retry quota,
-// so that a lost reply costs milliseconds and a run of them never exhausts the client.
+// The SDK's retries of the queue soak's clients: as many as the SDK's default (as the hand-off
+// function's client makes), so that at 20 % of the replies lost some operations still fail
+// with lock.ErrBusy and the lock's handling of an unknown outcome is soaked too; short pauses
+// and no retry quota, so that a lost reply costs milliseconds.
 const (
-	sdkAttempts   = 10
+	sdkAttempts   = retry.DefaultMaxAttempts
 	sdkMaxBackoff = 20 * time.Millisecond
 )
 

@@ -137,6 +137,7 @@ func smallQueueSoak() soak.Config {
 	cfg.Seeds, cfg.Pairs = 2, 300
 	cfg.ReplyLost, cfg.LostBefore = 0.20, 0.10
 	cfg.LeaveRate = 0.1
+	cfg.WaitTimeout = 5 * time.Second // a waiter never woken fails the test; do not wait long
 	return cfg
 }
 
