@@ -6,7 +6,7 @@
 #   make synth   cdk synth into cdk.out/, then one cdk.out/asl/<LogicalId>.asl.json per machine
 #   make deploy  cdk deploy (needs AWS credentials)
 #   make bench-sidebyside  the emulator's executions per second beside aws-local-stepfunctions
-#   make soak    the reliability soak (issue 6) with 5 % and then 20 % of the replies lost
+#   make soak    the reliability soak (issues 6, 16), Poll and Callback, with 5 % and 20 % of the replies lost
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -110,9 +110,11 @@ bench-scale: node-tooling dynamodb-local ## the lock at scale (about an hour): 1
 bench-sidebyside: node-tooling dynamodb-local ## the emulator beside aws-local-stepfunctions: the same workloads' executions per second and the ratio
 	go run ./cmd/sidebyside $(SIDEBYSIDE_ARGS)
 
-soak: node-tooling ## the reliability soak: 20 seeds × 2,500 pairs with 5 %, then 20 %, of the replies lost
+soak: node-tooling ## the reliability soak, Poll then Callback (queue): 20 seeds × 2,500 pairs with 5 %, then 20 %, of the replies lost
 	go run ./cmd/soak --reply-lost 0.05 --check-timeout 3m $(SOAK_ARGS)
 	go run ./cmd/soak --reply-lost 0.20 --check-timeout 3m $(SOAK_ARGS)
+	go run ./cmd/soak --strategy callback --reply-lost 0.05 --check-timeout 3m $(SOAK_ARGS)
+	go run ./cmd/soak --strategy callback --reply-lost 0.20 --check-timeout 3m $(SOAK_ARGS)
 
 clean: ## remove cdk.out/
 	rm -rf $(CDK_OUT)

@@ -1,7 +1,10 @@
 // Command soak runs the reliability soak of issue 6 (package internal/soak) against a DynamoDB Local
 // it starts and prints its figures: seeds, operations, faults injected by kind, histories
 // failing the checker, the largest number of holders seen, reads where counter ≠ holders,
-// negative counts and slots leaked after quiescence and one reconciler pass.
+// negative counts and slots leaked after quiescence and one reconciler pass; with --strategy
+// callback, the queue soak (lock.Client's Park, Release and Leave, checked against a FIFO
+// counting semaphore) adds admissions out of order, stranded waiters and the waiters seen.
+// Both report the write units the requests consumed.
 //
 // Exit status: 0 when every failure figure is 0, 1 when one is not, 2 for bad flags or a soak
 // that could not run.
@@ -9,6 +12,7 @@
 //	go run ./cmd/soak                        # 20 seeds × 2,500 pairs, 5 % reply lost
 //	go run ./cmd/soak --reply-lost 0.2       # 20 % reply lost, 10 % lost before
 //	go run ./cmd/soak --seeds 3 --pairs 300 --json
+//	go run ./cmd/soak --strategy callback    # the queue: 10 clients on 3 slots
 package main
 
 import (

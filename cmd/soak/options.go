@@ -17,12 +17,16 @@ type options struct {
 // halfOfReplyLost is the default of --lost-before: half of --reply-lost.
 const halfOfReplyLost = -1
 
-// parseOptions reads the command line; the defaults are soak.DefaultConfig.
+// parseOptions reads the command line; the defaults are soak.DefaultConfig, or
+// soak.DefaultQueueConfig with --strategy callback.
 func parseOptions(args []string, stderr io.Writer) (options, error) {
 	o := options{config: soak.DefaultConfig()}
 	c := &o.config
 	fs := flag.NewFlagSet("soak", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	strategy := fs.String("strategy", string(soak.StrategyPoll), `the protocol soaked: "poll" (the Poll machine's tasks) or "callback" (the queue, lock.Client)`)
+	fs.Float64Var(&c.LeaveRate, "leave-rate", c.LeaveRate, "chance that a queued execution gives up waiting at once and leaves (callback)")
+	fs.DurationVar(&c.WaitTimeout, "wait-timeout", c.WaitTimeout, "how long a queued execution waits for its wake-up before it leaves, counted as stranded (callback)")
 	fs.IntVar(&c.Seeds, "seeds", c.Seeds, "number of seeds")
 	fs.Uint64Var(&c.FirstSeed, "first-seed", c.FirstSeed, "first seed")
 	fs.IntVar(&c.Pairs, "pairs", c.Pairs, "acquire/release pairs per seed")
@@ -44,9 +48,36 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	if fs.NArg() > 0 {
 		return options{}, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
+	c.Strategy = soak.Strategy(*strategy)
+	if c.Strategy == soak.StrategyCallback {
+		queueDefaults(fs, c)
+	}
 	c.LostBefore = *lostBefore
 	if c.LostBefore == halfOfReplyLost {
 		c.LostBefore = c.ReplyLost / 2
 	}
 	return o, nil
+}
+
+// queueDefaults sets the fields whose default differs for the queue soak to
+// soak.DefaultQueueConfig's, unless their flag was given.
+func queueDefaults(fs *flag.FlagSet, c *soak.Config) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	q := soak.DefaultQueueConfig()
+	fields := []struct {
+		flag string
+		set  func()
+	}{
+		{"goroutines", func() { c.Goroutines = q.Goroutines }},
+		{"crash-holding", func() { c.CrashHolding = q.CrashHolding }},
+		{"crash-after-lost-reply", func() { c.CrashAfterLostReply = q.CrashAfterLostReply }},
+		{"drop-events", func() { c.DropEvents = q.DropEvents }},
+		{"dup-events", func() { c.DupEvents = q.DupEvents }},
+	}
+	for _, f := range fields {
+		if !set[f.flag] {
+			f.set()
+		}
+	}
 }

@@ -43,6 +43,21 @@ func TestParseOptions(t *testing.T) {
 	}
 }
 
+func TestParseOptionsQueueStrategy(t *testing.T) {
+	got, err := parseOptions([]string{"--strategy", "callback", "--dup-events", "0.1"}, io.Discard)
+	if err != nil {
+		t.Fatalf("parseOptions: %v", err)
+	}
+	c, q := got.config, soak.DefaultQueueConfig()
+	if c.Strategy != soak.StrategyCallback || c.Goroutines != q.Goroutines || c.CrashHolding != q.CrashHolding {
+		t.Errorf("strategy, goroutines, crash holding = %q, %d, %v, want the queue defaults %q, %d, %v",
+			c.Strategy, c.Goroutines, c.CrashHolding, q.Strategy, q.Goroutines, q.CrashHolding)
+	}
+	if c.DupEvents != 0.1 {
+		t.Errorf("dup events = %v, want the flag's 0.1", c.DupEvents)
+	}
+}
+
 func TestRunRejectsBadFlags(t *testing.T) {
 	tests := []struct {
 		name string
@@ -52,6 +67,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"stray argument", []string{"extra"}},
 		{"not a number", []string{"--seeds", "many"}},
 		{"invalid config", []string{"--limit", "0"}},
+		{"unknown strategy", []string{"--strategy", "spin"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,6 +17,7 @@ func printReport(w io.Writer, o options, report soak.Report, elapsed time.Durati
 		out := struct {
 			soak.Report
 			capacity.PerExecution         // per pair
+			Strategy              string  `json:"strategy"`
 			Limit                 int     `json:"limit"`
 			Goroutines            int     `json:"goroutines"`
 			ReplyLost             float64 `json:"replyLost"`
@@ -26,13 +27,13 @@ func printReport(w io.Writer, o options, report soak.Report, elapsed time.Durati
 			DupEvents             float64 `json:"dupEvents"`
 			Failures              int64   `json:"failures"`
 			ElapsedSeconds        float64 `json:"elapsedSeconds"`
-		}{report, report.Capacity.PerExecution(report.Pairs), c.Limit, c.Goroutines, c.ReplyLost, c.LostBefore, c.Throttled, c.DropEvents, c.DupEvents,
+		}{report, report.Capacity.PerExecution(report.Pairs), string(strategyOf(c)), c.Limit, c.Goroutines, c.ReplyLost, c.LostBefore, c.Throttled, c.DropEvents, c.DupEvents,
 			report.Failures(), elapsed.Round(time.Millisecond).Seconds()}
 		enc := json.NewEncoder(w)
 		return enc.Encode(out)
 	}
-	if _, err := fmt.Fprintf(w, "soak: %d goroutines, limit %d; requests: %.1f %% applied/reply lost, %.1f %% lost before, %.1f %% throttled; events: %.0f %% dropped, %.0f %% duplicated\n",
-		c.Goroutines, c.Limit, 100*c.ReplyLost, 100*c.LostBefore, 100*c.Throttled, 100*c.DropEvents, 100*c.DupEvents); err != nil {
+	if _, err := fmt.Fprintf(w, "soak (%s): %d goroutines, limit %d; requests: %.1f %% applied/reply lost, %.1f %% lost before, %.1f %% throttled; events: %.0f %% dropped, %.0f %% duplicated\n",
+		strategyOf(c), c.Goroutines, c.Limit, 100*c.ReplyLost, 100*c.LostBefore, 100*c.Throttled, 100*c.DropEvents, 100*c.DupEvents); err != nil {
 		return err
 	}
 	if err := report.WriteText(w, c.Limit); err != nil {
@@ -40,4 +41,12 @@ func printReport(w io.Writer, o options, report soak.Report, elapsed time.Durati
 	}
 	_, err := fmt.Fprintf(w, "%-40s %d\n%-40s %v\n", "failures", report.Failures(), "wall time", elapsed.Round(time.Second))
 	return err
+}
+
+// strategyOf names the config's strategy, the default included.
+func strategyOf(c soak.Config) soak.Strategy {
+	if c.Strategy == "" {
+		return soak.StrategyPoll
+	}
+	return c.Strategy
 }

@@ -233,3 +233,15 @@ func TestRecorderAbandonEndsTheCallWithAnUnknownOutcome(t *testing.T) {
 		t.Errorf("Operations() = %+v, want [%+v]", got, want)
 	}
 }
+
+func TestRecorderBeginSinceTakesTheCallTimeOfTheEnclosingCall(t *testing.T) {
+	r := semcheck.NewRecorder()
+	release := r.Begin(0, semcheck.ReleaseSlot("a"))
+	r.Begin(1, semcheck.Park("c", 3)).End(semcheck.QueueOutput{Outcome: semcheck.Queued})
+	release.End(semcheck.QueueOutput{Outcome: semcheck.GaveUp})
+	r.BeginSince(0, semcheck.Admit("b"), release).End(semcheck.QueueOutput{Outcome: semcheck.Done})
+	ops := r.Operations()
+	if got := ops[2]; got.Call != ops[0].Call || got.Return <= ops[0].Return {
+		t.Errorf("admission recorded since the release = [%d, %d], want [%d, after %d]", got.Call, got.Return, ops[0].Call, ops[0].Return)
+	}
+}

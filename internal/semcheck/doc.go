@@ -1,8 +1,8 @@
 // Package semcheck checks what a counting semaphore did: it records the acquires and releases of
 // its clients as a history and checks the history for linearizability against a model of a
-// counting semaphore of limit N (with github.com/anishathalye/porcupine), and it checks snapshots
-// of the lock item against the invariant (docs/architecture.md, "The invariant"): the counter
-// equals the number of holders, and 0 ≤ counter ≤ limit.
+// counting semaphore of limit N (with github.com/anishathalye/porcupine). The invariant of a
+// lock's state (the counter equals the holder items, never above the limit, nobody both holds
+// and waits) is package lock's: read with lock.Client.Read, check with lock.State.Check.
 //
 // The model: the state is the set of holders. Acquire(h) returns Acquired when h held a slot or
 // one was free (h then holds one), Full when h held none and none was free. Release(h) returns
@@ -13,10 +13,20 @@
 // Call.Abandon records it as over when its client gave up, which keeps the check precise and
 // fast. CheckFrom checks a part of a long history from the holders read at a quiescent point.
 //
-// LockClient runs the semaphore machine's own acquire (with its read-back) and release
-// expressions (asl/machines) through the emulator's DynamoDB integration and records them;
-// Variant breaks the protocol on purpose, to show the checks catch it. ReadSnapshot reads the
-// lock item for the invariant check.
+// LockClient runs the Poll machine's own acquire transaction, read-back Query and release
+// transaction (the Parameters of its tasks, rendered by machines.Semaphore) through the
+// emulator's DynamoDB integration and records them; Variant breaks the protocol on purpose, to
+// show the checks catch it.
+//
+// The queue protocol of the Callback strategy (package lock: Park with a ticket, Release,
+// Leave) has a model of its own, QueueModel: a FIFO counting semaphore whose state is the
+// holders and the waiters in ticket order. A park takes a free slot only when no older ticket
+// waits; a release hands its slot to the oldest waiter (lock.ReleaseResult.HandedTo), and back
+// to the lock only when nobody waits; a waiter admitted to a free slot by someone else's
+// operation (seen as its wake-up, recorded with Recorder.BeginSince from that operation's
+// call) must be the oldest; Settled pins the state read at a quiescent point. CheckQueue checks
+// a history against it, and OutOfOrder counts the admissions that real time alone proves
+// overtook an older ticket.
 //
 //	recorder := semcheck.NewRecorder()
 //	call := recorder.Begin(client, semcheck.Acquire(holder))
@@ -26,8 +36,8 @@
 //		// errors.Is(err, semcheck.ErrNotLinearizable): the semaphore broke its promise
 //	}
 //
-//	snapshot, err := semcheck.SnapshotFromItem(item) // a GetItem result's "Item"
+//	state, err := locks.Read(ctx, lockName) // locks: a *lock.Client past any fault proxy
 //	if err == nil {
-//		err = snapshot.Check(limit) // errors.Is(err, semcheck.ErrInvariant) when broken
+//		err = state.Check(limit) // errors.Is(err, lock.ErrInvariant) when broken
 //	}
 package semcheck

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
+	"strings"
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl"
@@ -14,14 +14,13 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 )
 
-// The resources of the Step Functions DynamoDB integration the lock client calls.
-const (
-	updateItemResource = "arn:aws:states:::dynamodb:updateItem"
-	getItemResource    = "arn:aws:states:::dynamodb:getItem"
-)
+// errorClient is what emulator/dynamo raises for a request of the AWS SDK integration that got
+// no reply.
+const errorClient = "DynamoDb.SdkClientException"
 
-// errorClient is what emulator/dynamo raises for a request that got no reply.
-const errorClient = "DynamoDB.SdkClientException"
+// conflictReason is the cancellation reason of a transaction that conflicted with another: the
+// machine's read-back then finds the lock unchanged, and the client tries again.
+const conflictReason = "TransactionConflict"
 
 // MaxRequests bounds the requests of one operation: after that many transient failures its
 // client gives up and the outcome stays unknown.
@@ -36,27 +35,25 @@ var ErrUnexpected = errors.New("semcheck: unexpected error")
 type Variant struct {
 	// Name describes the variant in reports.
 	Name string
-	// WithoutLimit drops "#count < :limit" from the acquire's condition.
+	// WithoutLimit drops the acquire's condition on the counter (lock.AcquireCountCondition).
 	WithoutLimit bool
-	// WithoutReadBack takes a failed condition for "full" without reading the holder back.
+	// WithoutReadBack takes a cancelled acquire for "full" without reading the holder back.
 	WithoutReadBack bool
 }
 
-// LockClient runs the semaphore's acquire and release against one lock item as the semaphore
-// machine does, with the machine's own expressions (asl/machines), through the emulator's
-// DynamoDB integration, and records every operation. A LockClient is used by one goroutine at a
-// time.
+// LockClient runs the Poll semaphore machine's acquire, read-back and release against one lock,
+// with the Parameters of the machine's own tasks (machines.StateAcquireSlot,
+// machines.StateCheckHolder, machines.StateReleaseSlot, rendered by machines.Semaphore), through
+// the emulator's DynamoDB integration, and records every operation: a change to the machine is
+// what the checks test. A LockClient is used by one goroutine at a time; build it with
+// NewLockClient.
 type LockClient struct {
 	// Variant is the protocol. Default: the semaphore's own.
 	Variant Variant
 	// Dynamo sends the requests, e.g. through a faultproxy. Required.
 	Dynamo *dynamo.Integration
-	// Table is the lock table. Required.
-	Table string
-	// LockName is the lock item's key. Required.
+	// LockName is the lock's name. Required.
 	LockName string
-	// Limit is the lock's limit of holders. Required.
-	Limit int
 	// Recorder records every acquire and release. Required.
 	Recorder *Recorder
 	// Client is the client ID the operations are recorded with.
@@ -66,65 +63,70 @@ type LockClient struct {
 	// CrashRate is the chance that the client gives up right after a lost reply (a crash),
 	// leaving the operation's outcome unknown. Default: 0.
 	CrashRate float64
+
+	tasks pollTasks
 }
 
-// key is the lock item's key.
-func (c *LockClient) key() map[string]any {
-	return map[string]any{machines.AttributeLockName: map[string]any{"S": c.LockName}}
+// NewLockClient returns a LockClient of the lock lockName in table, of limit slots, with the
+// Poll machine's tasks rendered for them; set the remaining fields before use.
+func NewLockClient(table, lockName string, limit int) (*LockClient, error) {
+	tasks, err := renderPollTasks(table, lockName, limit)
+	if err != nil {
+		return nil, err
+	}
+	return &LockClient{LockName: lockName, tasks: tasks}, nil
 }
 
-// acquireParams is the acquire's UpdateItem, as the semaphore machine sends it.
-func (c *LockClient) acquireParams(holder string) map[string]any {
-	condition := machines.AcquireConditionExpression
-	values := map[string]any{
-		":zero":  map[string]any{"N": "0"},
-		":one":   map[string]any{"N": "1"},
-		":limit": map[string]any{"N": strconv.Itoa(c.Limit)},
-		":now":   map[string]any{"S": "2026-01-01T00:00:00Z"},
+// params resolves a task's Parameters for holder's execution.
+func (c *LockClient) params(t task, holder string) (map[string]any, error) {
+	resolved, err := newResolver(c.LockName, holder).apply(t.params)
+	if err != nil {
+		return nil, err
 	}
-	names := map[string]any{}
-	for k, v := range machines.AcquireExpressionNames(holder) {
-		names[k] = v
-	}
-	if c.Variant.WithoutLimit {
-		condition = "attribute_not_exists(#holder)"
-		delete(values, ":limit")
-		delete(names, "#queue")
-	}
-	return map[string]any{
-		"TableName":                 c.Table,
-		"Key":                       c.key(),
-		"UpdateExpression":          machines.AcquireUpdateExpression,
-		"ConditionExpression":       condition,
-		"ExpressionAttributeNames":  names,
-		"ExpressionAttributeValues": values,
-	}
+	return resolved.(map[string]any), nil
 }
 
-// releaseParams is the release's UpdateItem, as the semaphore machine sends it.
-func (c *LockClient) releaseParams(holder string) map[string]any {
-	return map[string]any{
-		"TableName":                 c.Table,
-		"Key":                       c.key(),
-		"UpdateExpression":          machines.ReleaseUpdateExpression,
-		"ConditionExpression":       machines.ReleaseConditionExpression,
-		"ExpressionAttributeNames":  map[string]any{"#count": machines.AttributeHolderCount, "#holder": holder},
-		"ExpressionAttributeValues": map[string]any{":one": map[string]any{"N": "1"}},
+// acquireParams is the machine's acquire transaction for holder, broken as the variant says.
+func (c *LockClient) acquireParams(holder string) (map[string]any, error) {
+	p, err := c.params(c.tasks.acquire, holder)
+	if err != nil || !c.Variant.WithoutLimit {
+		return p, err
 	}
+	items, _ := p["TransactItems"].([]any)
+	for _, item := range items {
+		update, _ := item.(map[string]any)["Update"].(map[string]any)
+		if update == nil {
+			continue
+		}
+		delete(update, "ConditionExpression")
+		if values, ok := update["ExpressionAttributeValues"].(map[string]any); ok {
+			delete(values, ":limit")
+		}
+	}
+	return p, nil
 }
 
-// errorName is the Step Functions error name of err, or an ErrUnexpected error for anything
-// else.
+// errorConflict names a transaction cancelled for a conflict with another transaction (not for
+// a failed condition): the machine's read-back finds nothing changed and it tries again.
+const errorConflict = "semcheck.TransactionConflict"
+
+// errorName is the Step Functions error name of err (errorConflict for a cancellation by a
+// conflicting transaction), or an ErrUnexpected error for anything else.
 func errorName(err error) (string, error) {
 	var failure *asl.Error
 	if !errors.As(err, &failure) {
 		return "", fmt.Errorf("%w: %w", ErrUnexpected, err)
 	}
+	if failure.Name == machines.ErrorTransactionCanceled && strings.Contains(failure.Cause, conflictReason) {
+		return errorConflict, nil
+	}
 	return failure.Name, nil
 }
 
 // transient reports whether a retry can fix the error name, as the machine's Retry says.
-func transient(name string) bool { return slices.Contains(machines.TransientDynamoDBErrors(), name) }
+func transient(name string) bool {
+	return name == errorConflict || slices.Contains(machines.TransientDynamoDBErrors(), name)
+}
 
 // crashes decides whether the client gives up right after a lost reply.
 func (c *LockClient) crashes() bool { return c.Random.Float64() < c.CrashRate }
@@ -134,9 +136,13 @@ func (c *LockClient) crashes() bool { return c.Random.Float64() < c.CrashRate }
 // it reads its own holder back (unless the variant skips that): present means an earlier write
 // landed. An operation given up is recorded with Call.Abandon.
 func (c *LockClient) Acquire(ctx context.Context, holder string) (Outcome, error) {
+	params, err := c.acquireParams(holder)
+	if err != nil {
+		return Unknown, err
+	}
 	call := c.Recorder.Begin(c.Client, Acquire(holder))
 	for range MaxRequests {
-		_, err := c.Dynamo.Invoke(ctx, updateItemResource, c.acquireParams(holder))
+		_, err := c.Dynamo.Invoke(ctx, c.tasks.acquire.resource, params)
 		if err == nil {
 			call.End(Acquired)
 			return Acquired, nil
@@ -145,11 +151,12 @@ func (c *LockClient) Acquire(ctx context.Context, holder string) (Outcome, error
 		if err != nil {
 			return Unknown, fmt.Errorf("acquire %s: %w", holder, err)
 		}
+
 		switch {
-		case name == machines.ErrorConditionalCheckFailed && c.Variant.WithoutReadBack:
+		case name == machines.ErrorTransactionCanceled && c.Variant.WithoutReadBack:
 			call.End(Full)
 			return Full, nil
-		case name == machines.ErrorConditionalCheckFailed, name == errorClient && !c.Variant.WithoutReadBack:
+		case name == machines.ErrorTransactionCanceled, name == errorClient && !c.Variant.WithoutReadBack:
 			if name == errorClient && c.crashes() {
 				call.Abandon()
 				return Unknown, nil
@@ -164,7 +171,7 @@ func (c *LockClient) Acquire(ctx context.Context, holder string) (Outcome, error
 			case held:
 				call.End(Acquired)
 				return Acquired, nil
-			case name == machines.ErrorConditionalCheckFailed:
+			case name == machines.ErrorTransactionCanceled:
 				call.End(Full)
 				return Full, nil
 			}
@@ -183,19 +190,17 @@ func (c *LockClient) Acquire(ctx context.Context, holder string) (Outcome, error
 	return Unknown, nil
 }
 
-// Holds reads holder back with a consistent read; known is false when every read failed.
+// Holds reads holder back with the machine's read-back (a consistent Query counting its holder
+// item); known is false when every read failed.
 func (c *LockClient) Holds(ctx context.Context, holder string) (held, known bool, err error) {
+	params, err := c.params(c.tasks.checkHolder, holder)
+	if err != nil {
+		return false, false, err
+	}
 	for range MaxRequests {
-		result, err := c.Dynamo.Invoke(ctx, getItemResource, map[string]any{
-			"TableName":                c.Table,
-			"Key":                      c.key(),
-			"ConsistentRead":           true,
-			"ProjectionExpression":     machines.HolderProjectionExpression,
-			"ExpressionAttributeNames": map[string]any{"#holder": holder},
-		})
+		result, err := c.Dynamo.Invoke(ctx, c.tasks.checkHolder.resource, params)
 		if err == nil {
-			item, _ := result.(map[string]any)["Item"].(map[string]any)
-			return len(item) > 0, true, nil
+			return countOf(result) > 0, true, nil
 		}
 		name, err := errorName(err)
 		if err != nil {
@@ -230,10 +235,14 @@ func (c *LockClient) ReleaseHeld(ctx context.Context, holder string) (Outcome, e
 // release sends the release until it has an answer; held says the caller knows it holds the
 // slot.
 func (c *LockClient) release(ctx context.Context, holder string, held bool) (Outcome, error) {
+	params, err := c.params(c.tasks.release, holder)
+	if err != nil {
+		return Unknown, err
+	}
 	call := c.Recorder.Begin(c.Client, Release(holder))
 	replyLost := false
 	for range MaxRequests {
-		_, err := c.Dynamo.Invoke(ctx, updateItemResource, c.releaseParams(holder))
+		_, err := c.Dynamo.Invoke(ctx, c.tasks.release.resource, params)
 		if err == nil {
 			call.End(Released)
 			return Released, nil
@@ -243,15 +252,15 @@ func (c *LockClient) release(ctx context.Context, holder string, held bool) (Out
 			return Unknown, fmt.Errorf("release %s: %w", holder, err)
 		}
 		switch {
-		case name == machines.ErrorConditionalCheckFailed && replyLost && held:
+		case name == machines.ErrorTransactionCanceled && replyLost && held:
 			call.End(Released)
 			return Released, nil
-		case name == machines.ErrorConditionalCheckFailed && replyLost:
+		case name == machines.ErrorTransactionCanceled && replyLost:
 			// The holder is gone, but whether this release or another took it away depends on
 			// whether the lost request landed: recorded as unknown, over by now.
 			call.Abandon()
 			return Released, nil
-		case name == machines.ErrorConditionalCheckFailed:
+		case name == machines.ErrorTransactionCanceled:
 			call.End(NotHeld)
 			return NotHeld, nil
 		case transient(name):
@@ -269,4 +278,15 @@ func (c *LockClient) release(ctx context.Context, holder string, held bool) (Out
 // Retry and Wait do.
 func (c *LockClient) Pause() {
 	time.Sleep(time.Duration(c.Random.IntN(1000)) * time.Microsecond)
+}
+
+// countOf reads the Count of a Query result.
+func countOf(result any) float64 {
+	switch n := result.(map[string]any)["Count"].(type) {
+	case int64:
+		return float64(n)
+	case float64:
+		return n
+	}
+	return 0
 }

@@ -26,20 +26,36 @@ type Call struct {
 	index    int
 }
 
-// Begin records that client called in and returns the call to end when it returns. Call Begin
-// before the operation's first request is sent.
-func (r *Recorder) Begin(client int, in Input) *Call {
+// Begin records that client called in (an Input of the semaphore model, or a QueueInput of
+// the queue model) and returns the call to end when it returns. Call Begin before the
+// operation's first request is sent.
+func (r *Recorder) Begin(client int, in any) *Call {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.clock++
+	return r.begin(client, in, r.clock)
+}
+
+// BeginSince records that in took effect at some moment since the call since began, as seen
+// by client; end it at once. It records what one operation did on the side and learned about
+// only later, e.g. a waiter admitted to a free slot by the operation that woke it.
+func (r *Recorder) BeginSince(client int, in any, since *Call) *Call {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.begin(client, in, r.operations[since.index].Call)
+}
+
+// begin appends an operation called at call; r.mu is held.
+func (r *Recorder) begin(client int, in any, call int64) *Call {
 	r.operations = append(r.operations, porcupine.Operation{
-		ClientId: client, Input: in, Call: r.clock, Output: Unknown, Return: math.MaxInt64,
+		ClientId: client, Input: in, Call: call, Output: Unknown, Return: math.MaxInt64,
 	})
 	return &Call{recorder: r, index: len(r.operations) - 1}
 }
 
-// End records that the call returned out. Call End after the operation's last reply arrived.
-func (c *Call) End(out Outcome) {
+// End records that the call returned out (an Outcome of the semaphore model, a QueueOutput of
+// the queue model). Call End after the operation's last reply arrived.
+func (c *Call) End(out any) {
 	r := c.recorder
 	r.mu.Lock()
 	defer r.mu.Unlock()

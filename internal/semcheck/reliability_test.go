@@ -13,6 +13,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 	"github.com/turnstile-sfn/turnstile/internal/semcheck"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // workload is a seeded run of clients acquiring and releasing one lock through the fault proxy.
@@ -44,10 +45,9 @@ func (f figures) String() string {
 		f.snapshots, f.violations, f.mostHolders, f.leakedHolders, f.linearizability)
 }
 
-// snapshots reads the lock item past the proxy and checks the invariant at every read.
+// snapshots reads the lock past the proxy and checks the invariant at every read.
 type snapshots struct {
-	direct   *dynamo.Integration
-	table    string
+	direct   *lock.Client
 	lockName string
 	limit    int
 
@@ -56,10 +56,10 @@ type snapshots struct {
 	first                          error
 }
 
-func (s *snapshots) take(ctx context.Context) (semcheck.Snapshot, error) {
-	snapshot, err := semcheck.ReadSnapshot(ctx, s.direct, s.table, s.lockName)
+func (s *snapshots) take(ctx context.Context) (lock.State, error) {
+	snapshot, err := s.direct.Read(ctx, s.lockName)
 	if err != nil {
-		return semcheck.Snapshot{}, err
+		return lock.State{}, err
 	}
 	s.reads.Add(1)
 	for {
@@ -97,22 +97,23 @@ func (w workload) run(t *testing.T, v semcheck.Variant) figures {
 	if err != nil {
 		t.Fatalf("dynamo.New: %v", err)
 	}
-	direct, err := dynamo.New(server.Endpoint)
+	direct, err := lock.New(table, server.Client, nil)
 	if err != nil {
-		t.Fatalf("dynamo.New: %v", err)
+		t.Fatalf("lock.New: %v", err)
 	}
 	const lockName = "reliability"
 	recorder := semcheck.NewRecorder()
-	observer := &snapshots{direct: direct, table: table, lockName: lockName, limit: w.limit}
+	observer := &snapshots{direct: direct, lockName: lockName, limit: w.limit}
 
 	errs := make([]error, w.clients)
 	var wg sync.WaitGroup
 	for i := range w.clients {
-		c := &semcheck.LockClient{
-			Variant: v, Dynamo: viaProxy, Table: table, LockName: lockName, Limit: w.limit,
-			Recorder: recorder, Client: i, Random: rand.New(rand.NewPCG(w.seed, uint64(i))),
-			CrashRate: w.abandonRate,
+		c, err := semcheck.NewLockClient(table, lockName, w.limit)
+		if err != nil {
+			t.Fatalf("NewLockClient: %v", err)
 		}
+		c.Variant, c.Dynamo, c.Recorder, c.Client = v, viaProxy, recorder, i
+		c.Random, c.CrashRate = rand.New(rand.NewPCG(w.seed, uint64(i))), w.abandonRate
 		wg.Go(func() { errs[i] = w.client(t.Context(), c, observer) })
 	}
 	wg.Wait()
@@ -180,7 +181,7 @@ func TestReliabilityUnderDynamoDBFaults(t *testing.T) {
 		seed: 1, clients: 8, rounds: 20, attempts: 15, limit: 3,
 		faults: faultproxy.Config{
 			Seed: 1, AppliedReplyLost: 0.10, LostBefore: 0.05, Throttled: 0.05,
-			Operations: []string{"UpdateItem", "GetItem"},
+			Operations: []string{"TransactWriteItems", "Query"},
 		},
 	}
 	tests := []struct {

@@ -11,8 +11,26 @@ import (
 // ErrInvalidConfig reports a Config that Run cannot use.
 var ErrInvalidConfig = errors.New("soak: invalid config")
 
+// Strategy is the protocol a soak drives: the Poll machine's or the Callback strategy's queue.
+type Strategy string
+
+// The strategies.
+const (
+	// StrategyPoll drives the Poll machine's acquire, read-back and release tasks
+	// (semcheck.LockClient), with crashes, the cleanup and the reconciler, and checks the
+	// histories against semcheck.Model.
+	StrategyPoll Strategy = "poll"
+	// StrategyCallback drives the queue protocol (lock.Client: Park with a ticket from
+	// DrawTicket, Release, Leave) and checks the histories against semcheck.QueueModel, a FIFO
+	// counting semaphore. Its executions do not crash: the crash fields and the events' do not
+	// apply.
+	StrategyCallback Strategy = "callback"
+)
+
 // Config is one soak: Seeds runs of the randomized mix, each against a fresh lock.
 type Config struct {
+	// Strategy is the protocol driven. Default (""): StrategyPoll.
+	Strategy Strategy
 	// Seeds is the number of seeds run, FirstSeed, FirstSeed+1, …
 	Seeds int
 	// FirstSeed is the first seed.
@@ -51,8 +69,18 @@ type Config struct {
 	// CheckTimeout bounds the linearizability check of one segment (0: no bound); a check that
 	// runs out of time counts as inconclusive, a failure.
 	CheckTimeout time.Duration
-	// Variant is the semaphore's protocol; a broken one shows that the soak catches it.
+	// Variant is the semaphore's protocol; a broken one shows that the soak catches it
+	// (StrategyPoll).
 	Variant semcheck.Variant
+	// QueueNewestFirst breaks the queue protocol on purpose, to show the checks catch it: the
+	// clients read the queue from its newest end (StrategyCallback).
+	QueueNewestFirst bool
+	// LeaveRate is the chance that a queued execution gives up waiting at once (within 2 ms)
+	// and leaves the queue (StrategyCallback).
+	LeaveRate float64
+	// WaitTimeout is how long a queued execution waits for its wake-up before it leaves; one
+	// that waits that long counts as stranded, a failure (StrategyCallback).
+	WaitTimeout time.Duration
 }
 
 // DefaultConfig is the target of issue 6: 20 seeds × 2,500 pairs, 5 % of the DynamoDB requests
@@ -75,7 +103,19 @@ func DefaultConfig() Config {
 		AcquireAttempts:     200,
 		SegmentPairs:        30,
 		CheckTimeout:        time.Minute,
+		LeaveRate:           0.05,
+		WaitTimeout:         30 * time.Second,
 	}
+}
+
+// DefaultQueueConfig is DefaultConfig for the queue protocol: 20 seeds × 2,500 executions,
+// 10 clients on a lock of limit 3, so that several waiters are queued at every moment.
+func DefaultQueueConfig() Config {
+	c := DefaultConfig()
+	c.Strategy = StrategyCallback
+	c.Goroutines = 10
+	c.CrashHolding, c.CrashAfterLostReply, c.DropEvents, c.DupEvents = 0, 0, 0, 0
+	return c
 }
 
 // Validate checks the figures and fractions; it returns an error wrapping ErrInvalidConfig.
@@ -98,7 +138,7 @@ func (c Config) Validate() error {
 	}{
 		{"ReplyLost", c.ReplyLost}, {"LostBefore", c.LostBefore}, {"Throttled", c.Throttled},
 		{"CrashHolding", c.CrashHolding}, {"CrashAfterLostReply", c.CrashAfterLostReply},
-		{"DropEvents", c.DropEvents}, {"DupEvents", c.DupEvents},
+		{"DropEvents", c.DropEvents}, {"DupEvents", c.DupEvents}, {"LeaveRate", c.LeaveRate},
 	}
 	for _, f := range fractions {
 		if !(f.value >= 0 && f.value <= 1) {
@@ -110,6 +150,12 @@ func (c Config) Validate() error {
 	}
 	if c.DropEvents+c.DupEvents > 1 {
 		return fmt.Errorf("%w: DropEvents + DupEvents must be at most 1, got %v", ErrInvalidConfig, c.DropEvents+c.DupEvents)
+	}
+	if c.Strategy != "" && c.Strategy != StrategyPoll && c.Strategy != StrategyCallback {
+		return fmt.Errorf("%w: Strategy must be %q or %q, got %q", ErrInvalidConfig, StrategyPoll, StrategyCallback, c.Strategy)
+	}
+	if c.Strategy == StrategyCallback && c.WaitTimeout <= 0 {
+		return fmt.Errorf("%w: WaitTimeout must be positive, got %v", ErrInvalidConfig, c.WaitTimeout)
 	}
 	if c.CheckTimeout < 0 {
 		return fmt.Errorf("%w: CheckTimeout must not be negative, got %v", ErrInvalidConfig, c.CheckTimeout)

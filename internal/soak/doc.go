@@ -1,6 +1,6 @@
 // Package soak is the reliability soak of issue 6: many seeds of a randomized mix of
 // acquire/release pairs against the semaphore's real DynamoDB expressions, under injected
-// faults, with every history checked for linearizability and every read of the lock item
+// faults, with every history checked for linearizability and every read of the lock
 // checked against the invariant.
 //
 // Per seed, against a fresh lock table on a DynamoDB API server (DynamoDB Local):
@@ -8,7 +8,7 @@
 //   - Config.Goroutines clients (semcheck.LockClient, the machine's acquire with its read-back
 //     and its release) run Config.Pairs pairs through a faultproxy that applies requests and
 //     loses their reply, loses requests before they arrive and throttles, at the configured
-//     rates. A client that acquired reads the lock item (past the proxy) and checks it.
+//     rates. A client that acquired reads the lock (past the proxy, lock.Client.Read) and checks it.
 //   - Clients crash: right after acquiring (Config.CrashHolding), or right after a lost reply
 //     (Config.CrashAfterLostReply), not knowing whether the write landed. A crash publishes the
 //     execution's FAILED status-change event on an emulator/eventbus Bus whose DeliveryPolicy
@@ -18,7 +18,7 @@
 //   - Every Config.SegmentPairs pairs the soak waits for quiescence (every client idle, the bus
 //     drained) and runs one pass of the reconciler Lambda (lambdas/reconciler/reconcile), with
 //     Step Functions answering FAILED for crashed executions and RUNNING for the others: it
-//     frees the slots whose cleanup event was dropped. Then it reads the lock item and checks
+//     frees the slots whose cleanup event was dropped. Then it reads the lock and checks
 //     the segment's history with semcheck.CheckFrom.
 //
 // Histories are recorded precisely and checked in segments, so porcupine stays fast. An

@@ -5,44 +5,47 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
-	"github.com/turnstile-sfn/turnstile/internal/semcheck"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
-// observer reads the lock item past the fault proxy and counts the reads that break the invariant
-// (docs/architecture.md, "The invariant"), by how they break it. It is safe for concurrent use.
+// observer reads the lock past the fault proxy and counts the reads that break the invariant
+// (lock.State.Check), by how they break it. It is safe for concurrent use.
 type observer struct {
-	direct   *dynamo.Integration
-	table    string
+	direct   *lock.Client
 	lockName string
 	limit    int
 
-	reads, mostHolders, overLimit, mismatches, negatives atomic.Int64
+	reads, mostHolders, overLimit, mismatches, negatives, mostWaiters, waiters, broken atomic.Int64
 
 	mu    sync.Mutex
 	first string // the first broken snapshot
 }
 
 // read takes one snapshot and counts it.
-func (o *observer) read(ctx context.Context) (semcheck.Snapshot, error) {
-	s, err := semcheck.ReadSnapshot(ctx, o.direct, o.table, o.lockName)
+func (o *observer) read(ctx context.Context) (lock.State, error) {
+	s, err := o.direct.Read(ctx, o.lockName)
 	if err != nil {
-		return semcheck.Snapshot{}, err
+		return lock.State{}, err
 	}
 	o.reads.Add(1)
 	holders := int64(len(s.Holders))
 	for most := o.mostHolders.Load(); holders > most && !o.mostHolders.CompareAndSwap(most, holders); most = o.mostHolders.Load() {
 	}
+	waiters := int64(len(s.Waiters))
+	o.waiters.Add(waiters)
+	for most := o.mostWaiters.Load(); waiters > most && !o.mostWaiters.CompareAndSwap(most, waiters); most = o.mostWaiters.Load() {
+	}
 	if s.Count < 0 {
 		o.negatives.Add(1)
 	}
-	if s.Count != holders {
+	if int64(s.Count) != holders {
 		o.mismatches.Add(1)
 	}
-	if holders > int64(o.limit) || s.Count > int64(o.limit) {
+	if holders > int64(o.limit) || s.Count > o.limit {
 		o.overLimit.Add(1)
 	}
 	if err := s.Check(o.limit); err != nil {
+		o.broken.Add(1)
 		o.mu.Lock()
 		if o.first == "" {
 			o.first = err.Error()
@@ -59,6 +62,9 @@ func (o *observer) addTo(r *Report) {
 	r.OverLimitReads += o.overLimit.Load()
 	r.CounterMismatches += o.mismatches.Load()
 	r.NegativeCounts += o.negatives.Load()
+	r.MostWaiters = max(r.MostWaiters, o.mostWaiters.Load())
+	r.WaitersSeen += o.waiters.Load()
+	r.BrokenReads += o.broken.Load()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if r.FirstFailure == "" {

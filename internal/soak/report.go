@@ -70,7 +70,7 @@ type Report struct {
 	FailingHistories int `json:"failingHistories"`
 	// InconclusiveChecks is the number of segments whose check ran out of time.
 	InconclusiveChecks int `json:"inconclusiveChecks"`
-	// Reads is the number of snapshots of the lock item read during the run.
+	// Reads is the number of reads of the lock (lock.Client.Read) during the run.
 	Reads int64 `json:"reads"`
 	// MostHolders is the largest number of holders a read saw.
 	MostHolders int64 `json:"mostHolders"`
@@ -80,21 +80,41 @@ type Report struct {
 	CounterMismatches int64 `json:"counterMismatches"`
 	// NegativeCounts is the number of reads with a negative counter.
 	NegativeCounts int64 `json:"negativeCounts"`
+	// BrokenReads is the number of reads that break the lock's invariant in any way
+	// (lock.State.Check; an execution both holding and waiting included).
+	BrokenReads int64 `json:"brokenReads"`
 	// LeakedSlots is the number of holders left after quiescence and one reconciler pass, over
 	// every seed.
 	LeakedSlots int `json:"leakedSlots"`
 	// Capacity is the DynamoDB capacity the pairs consumed, as DynamoDB bills it: every request
 	// of the clients, the cleanup and the reconciler (not the soak's own reads of the lock item).
 	Capacity capacity.Totals `json:"capacity"`
+	// OutOfOrder is the number of executions admitted while an older ticket waited, as real
+	// time proves it (semcheck.OutOfOrder; queue soak).
+	OutOfOrder int `json:"outOfOrder"`
+	// StrandedWaiters is the number of waiters never woken within Config.WaitTimeout, plus
+	// those left in the queue at the end (queue soak).
+	StrandedWaiters int64 `json:"strandedWaiters"`
+	// LockErrors is the number of seeds ended early by a lock operation that failed with an
+	// error no retry fixes, or kept failing (queue soak).
+	LockErrors int `json:"lockErrors"`
+	// Leaves is the number of executions that gave up waiting and left the queue (queue soak).
+	Leaves int64 `json:"leaves"`
+	// MostWaiters is the largest number of waiters a read saw.
+	MostWaiters int64 `json:"mostWaiters"`
+	// WaitersSeen is the sum of the waiters every read saw: divided by Reads, the mean queue.
+	WaitersSeen int64 `json:"waitersSeen"`
 	// FirstFailure describes the first failure found, "" for none.
 	FirstFailure string `json:"firstFailure,omitempty"`
 }
 
 // Failures is the sum of the failure figures: failing and inconclusive histories, over-limit
-// reads, counter mismatches, negative counts and leaked slots.
+// reads, counter mismatches, negative counts, reads breaking the invariant (a read counted in
+// one of the three before counts here too), leaked slots, admissions out of order, stranded
+// waiters and seeds ended by a lock error.
 func (r Report) Failures() int64 {
-	return int64(r.FailingHistories+r.InconclusiveChecks+r.LeakedSlots) +
-		r.OverLimitReads + r.CounterMismatches + r.NegativeCounts
+	return int64(r.FailingHistories+r.InconclusiveChecks+r.LeakedSlots+r.OutOfOrder+r.LockErrors) +
+		r.OverLimitReads + r.CounterMismatches + r.NegativeCounts + r.BrokenReads + r.StrandedWaiters
 }
 
 // add merges the report of one seed into r.
@@ -114,8 +134,15 @@ func (r *Report) add(s Report) {
 	r.OverLimitReads += s.OverLimitReads
 	r.CounterMismatches += s.CounterMismatches
 	r.NegativeCounts += s.NegativeCounts
+	r.BrokenReads += s.BrokenReads
 	r.LeakedSlots += s.LeakedSlots
 	r.Capacity.Add(s.Capacity)
+	r.OutOfOrder += s.OutOfOrder
+	r.StrandedWaiters += s.StrandedWaiters
+	r.Leaves += s.Leaves
+	r.LockErrors += s.LockErrors
+	r.MostWaiters = max(r.MostWaiters, s.MostWaiters)
+	r.WaitersSeen += s.WaitersSeen
 	if r.FirstFailure == "" {
 		r.FirstFailure = s.FirstFailure
 	}
@@ -148,7 +175,13 @@ func (r Report) WriteText(w io.Writer, limit int) error {
 		{"reads over the limit", r.OverLimitReads},
 		{"reads where counter ≠ holders", r.CounterMismatches},
 		{"negative counts", r.NegativeCounts},
+		{"reads breaking the invariant", r.BrokenReads},
 		{"slots leaked after one reconciler pass", r.LeakedSlots},
+		{"waiters seen: most (mean)", fmt.Sprintf("%d (%.2f)", r.MostWaiters, perOperation(float64(r.WaitersSeen), int(r.Reads)))},
+		{"executions that left the queue", r.Leaves},
+		{"admissions out of order", r.OutOfOrder},
+		{"waiters stranded", r.StrandedWaiters},
+		{"seeds ended by a lock error", r.LockErrors},
 	}
 	// The capacity per pair: a pair is one execution's acquire and release.
 	for _, f := range r.Capacity.PerExecution(r.Pairs).Figures() {
@@ -168,4 +201,12 @@ func (r Report) WriteText(w io.Writer, limit int) error {
 		}
 	}
 	return nil
+}
+
+// perOperation is total / n, 0 for no n.
+func perOperation(total float64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return total / float64(n)
 }

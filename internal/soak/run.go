@@ -8,6 +8,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/emulator/dynamo"
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Run runs the soak cfg describes against the DynamoDB API server at endpoint (DynamoDB Local's, e.g.
@@ -32,14 +33,14 @@ func Run(ctx context.Context, endpoint string, cfg Config) (report Report, err e
 	if err != nil {
 		return Report{}, fmt.Errorf("soak: client: %w", err)
 	}
-	direct, err := dynamo.New(endpoint)
-	if err != nil {
-		return Report{}, fmt.Errorf("soak: %w", err)
-	}
 	var total Report
 	for i := range cfg.Seeds {
 		seed := cfg.FirstSeed + uint64(i)
-		report, err := runSeed(ctx, cfg, seed, endpoint, direct, recordingDynamoDB{Client: client, client: reconcilerClient})
+		run := runSeed
+		if cfg.Strategy == StrategyCallback {
+			run = runQueueSeed
+		}
+		report, err := run(ctx, cfg, seed, endpoint, recordingDynamoDB{Client: client, client: reconcilerClient})
 		if err != nil {
 			return total, fmt.Errorf("soak: seed %d: %w", seed, err)
 		}
@@ -49,7 +50,7 @@ func Run(ctx context.Context, endpoint string, cfg Config) (report Report, err e
 }
 
 // runSeed runs one seed against a fresh lock table behind a fresh fault proxy.
-func runSeed(ctx context.Context, cfg Config, seed uint64, endpoint string, direct *dynamo.Integration, ddb recordingDynamoDB) (report Report, err error) {
+func runSeed(ctx context.Context, cfg Config, seed uint64, endpoint string, ddb recordingDynamoDB) (report Report, err error) {
 	table, err := createLockTable(ctx, ddb.Client, seed)
 	if err != nil {
 		return Report{}, err
@@ -64,12 +65,51 @@ func runSeed(ctx context.Context, cfg Config, seed uint64, endpoint string, dire
 	if err != nil {
 		return Report{}, err
 	}
-	s, err := newSeedRun(cfg, seed, table, viaProxy, direct, ddb)
+	s, err := newSeedRun(cfg, seed, table, viaProxy, ddb)
 	if err != nil {
 		return Report{}, err
 	}
 	defer func() { err = errors.Join(err, s.bus.Close(context.WithoutCancel(ctx))) }()
 	report, err = s.run(ctx)
+	stats := proxy.Stats()
+	report.Capacity = stats.Capacity()
+	report.Faults.Requests = stats.Requests
+	report.Faults.AppliedReplyLost = stats.AppliedReplyLost
+	report.Faults.LostBefore = stats.LostBefore
+	report.Faults.Throttled = stats.Throttled
+	return report, err
+}
+
+// runQueueSeed runs one seed of the queue soak against a fresh lock table behind a fresh fault
+// proxy (every DynamoDB operation faulted). The reconciler's client is used for the table and
+// the reads past the proxy only.
+func runQueueSeed(ctx context.Context, cfg Config, seed uint64, endpoint string, ddb recordingDynamoDB) (report Report, err error) {
+	table, err := createLockTable(ctx, ddb.Client, seed)
+	if err != nil {
+		return Report{}, err
+	}
+	defer func() { err = errors.Join(err, deleteTable(context.WithoutCancel(ctx), ddb.Client, table)) }()
+	faults := proxyConfig(cfg, seed)
+	faults.Operations = nil
+	proxy, err := faultproxy.Start(endpoint, faults)
+	if err != nil {
+		return Report{}, err
+	}
+	defer func() { err = errors.Join(err, proxy.Close()) }()
+	direct, err := lock.New(table, ddb.Client, nil)
+	if err != nil {
+		return Report{}, err
+	}
+	q := &queueRun{
+		cfg: cfg, seed: seed,
+		observer: &observer{direct: direct, lockName: lockName, limit: cfg.Limit},
+		board:    &wakeBoard{woken: map[string]chan struct{}{}},
+	}
+	clients, err := q.newQueueClients(ctx, table, proxy.URL())
+	if err != nil {
+		return Report{}, err
+	}
+	report, err = q.run(ctx, clients)
 	stats := proxy.Stats()
 	report.Capacity = stats.Capacity()
 	report.Faults.Requests = stats.Requests

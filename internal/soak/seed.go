@@ -16,6 +16,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/internal/faultproxy"
 	"github.com/turnstile-sfn/turnstile/internal/semcheck"
 	"github.com/turnstile-sfn/turnstile/lambdas/reconciler/reconcile"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // lockName is the one lock every seed contends for, each in a table of its own.
@@ -79,11 +80,12 @@ func (s *seedRun) cleanup(ctx context.Context, executionArn string) error {
 	if s.executions.running(executionArn) {
 		return nil
 	}
-	c := &semcheck.LockClient{
-		Variant: s.cfg.Variant, Dynamo: s.viaProxy, Table: s.table, LockName: lockName, Limit: s.cfg.Limit,
-		Recorder: s.recorder.Load(), Client: cleanupClient,
-		Random: rand.New(rand.NewPCG(s.seed, s.cleanups.Add(1)<<32)),
+	c, err := s.newLockClient(cleanupClient, rand.New(rand.NewPCG(s.seed, s.cleanups.Add(1)<<32)))
+	if err != nil {
+		s.cleanupErr.Store(&err)
+		return nil
 	}
+	c.Recorder = s.recorder.Load()
 	// Given up (Unknown): the reconciler frees it. An error is the soak's, not the event's: the
 	// bus must not retry it for a day, so it is kept for run to return.
 	if _, err := c.Release(ctx, executionArn); err != nil {
@@ -162,10 +164,12 @@ func (s *seedRun) run(ctx context.Context) (Report, error) {
 	report := Report{Seeds: 1, Pairs: s.cfg.Pairs}
 	clients := make([]*semcheck.LockClient, s.cfg.Goroutines)
 	for i := range clients {
-		clients[i] = &semcheck.LockClient{
-			Variant: s.cfg.Variant, Dynamo: s.viaProxy, Table: s.table, LockName: lockName, Limit: s.cfg.Limit,
-			Client: i, Random: rand.New(rand.NewPCG(s.seed, uint64(i))), CrashRate: s.cfg.CrashAfterLostReply,
+		c, err := s.newLockClient(i, rand.New(rand.NewPCG(s.seed, uint64(i))))
+		if err != nil {
+			return report, err
 		}
+		c.CrashRate = s.cfg.CrashAfterLostReply
+		clients[i] = c
 	}
 	var initial []string // the holders at the start of the segment
 	failing := false
@@ -191,7 +195,7 @@ func (s *seedRun) run(ctx context.Context) (Report, error) {
 			}
 		}
 		report.Segments++
-		err = semcheck.CheckFrom(s.cfg.Limit, initial, withProbes(history, initial, final.Holders), s.cfg.CheckTimeout)
+		err = semcheck.CheckFrom(s.cfg.Limit, initial, withProbes(history, initial, holderNames(final)), s.cfg.CheckTimeout)
 		switch {
 		case errors.Is(err, semcheck.ErrInconclusive):
 			report.InconclusiveChecks++
@@ -201,7 +205,7 @@ func (s *seedRun) run(ctx context.Context) (Report, error) {
 		if err != nil && report.FirstFailure == "" {
 			report.FirstFailure = fmt.Sprintf("seed %d, pairs %d-%d: %v", s.seed, from, min(from+s.cfg.SegmentPairs, s.cfg.Pairs)-1, err)
 		}
-		initial = final.Holders
+		initial = holderNames(final)
 	}
 	if failing {
 		report.FailingHistories = 1
@@ -248,18 +252,42 @@ func withProbes(history []porcupine.Operation, initial, final []string) []porcup
 	return out
 }
 
+// newLockClient returns a client of the seed's lock through the fault proxy, running the
+// configured variant of the Poll machine's protocol.
+func (s *seedRun) newLockClient(client int, random *rand.Rand) (*semcheck.LockClient, error) {
+	c, err := semcheck.NewLockClient(s.table, lockName, s.cfg.Limit)
+	if err != nil {
+		return nil, err
+	}
+	c.Variant, c.Dynamo, c.Client, c.Random = s.cfg.Variant, s.viaProxy, client, random
+	return c, nil
+}
+
+// holderNames lists the holding executions of a lock's state.
+func holderNames(st lock.State) []string {
+	names := make([]string, len(st.Holders))
+	for i, h := range st.Holders {
+		names[i] = h.Execution
+	}
+	return names
+}
+
 // newSeedRun wires the seed's parts around a fresh lock table.
-func newSeedRun(cfg Config, seed uint64, table string, viaProxy, direct *dynamo.Integration, ddb recordingDynamoDB) (*seedRun, error) {
+func newSeedRun(cfg Config, seed uint64, table string, viaProxy *dynamo.Integration, ddb recordingDynamoDB) (*seedRun, error) {
+	direct, err := lock.New(table, ddb.Client, nil)
+	if err != nil {
+		return nil, err
+	}
 	s := &seedRun{
 		cfg: cfg, seed: seed, table: table, viaProxy: viaProxy,
-		observer:   &observer{direct: direct, table: table, lockName: lockName, limit: cfg.Limit},
+		observer:   &observer{direct: direct, lockName: lockName, limit: cfg.Limit},
 		executions: newCrashedExecutions(),
 		ids:        eventbus.NewIDSource(seed),
 		events:     eventbus.NewRandomFaults(seed, cfg.DropEvents, cfg.DupEvents, maxEventDelay),
 	}
 	s.recorder.Store(semcheck.NewRecorder())
 	ddb.recorder = &s.recorder
-	reconciler, err := newReconciler(table, s.executions, ddb)
+	reconciler, err := newReconciler(table, cfg.Limit, s.executions, ddb)
 	if err != nil {
 		return nil, err
 	}
@@ -279,6 +307,6 @@ func newSeedRun(cfg Config, seed uint64, table string, viaProxy, direct *dynamo.
 func proxyConfig(cfg Config, seed uint64) faultproxy.Config {
 	return faultproxy.Config{
 		Seed: seed, AppliedReplyLost: cfg.ReplyLost, LostBefore: cfg.LostBefore, Throttled: cfg.Throttled,
-		Operations: []string{"UpdateItem", "GetItem"},
+		Operations: []string{"TransactWriteItems", "Query"},
 	}
 }

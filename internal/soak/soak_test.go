@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/turnstile-sfn/turnstile/internal/semcheck"
 	"github.com/turnstile-sfn/turnstile/internal/soak"
@@ -156,5 +157,100 @@ func TestSoakReportsCapacity(t *testing.T) {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("WriteText lacks %q:\n%s", want, text.String())
 		}
+	}
+}
+
+// smallQueueSoak is the queue soak CI runs: 2 seeds × 300 executions, 10 clients on a lock of
+// limit 3, 20 % of the requests applied with their reply lost and 10 % lost before.
+func smallQueueSoak() soak.Config {
+	cfg := soak.DefaultQueueConfig()
+	cfg.Seeds, cfg.Pairs = 2, 300
+	cfg.ReplyLost, cfg.LostBefore = 0.20, 0.10
+	cfg.LeaveRate = 0.1
+	cfg.WaitTimeout = 5 * time.Second // a waiter never woken fails the test; do not wait long
+	return cfg
+}
+
+func TestSmallQueueSoakFindsNoFailure(t *testing.T) {
+	cfg := smallQueueSoak()
+	report, err := soak.Run(t.Context(), endpoint(t), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	// Every pair writes at least twice (its acquire and its release, 1 unit each at least), and
+	// reads back after a failed acquire; the lock item has the counter at least.
+	c := report.Capacity
+	if c.WriteUnits < float64(2*report.Pairs) || c.LargestItemBytes == 0 || c.FailedConditionalWriteUnits > c.WriteUnits {
+		t.Errorf("Capacity = %+v: want at least %d write units, of which the failed conditions' part, and a largest item", c, 2*report.Pairs)
+	}
+	var text strings.Builder
+	if err := report.WriteText(&text, cfg.Limit); err != nil {
+		t.Fatalf("WriteText: %v", err)
+	}
+	per := c.PerExecution(report.Pairs)
+	for _, want := range []string{
+		fmt.Sprintf("capacity per execution                   %.1f read units, %.1f write units", per.ReadUnitsPerExecution, per.WriteUnitsPerExecution),
+		fmt.Sprintf("largest lock item                        %.2f KB", per.LargestLockItemKB),
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("WriteText lacks %q:\n%s", want, text.String())
+		}
+	}
+	t.Logf("\n%s", text.String())
+	if got := report.Failures() - int64(report.InconclusiveChecks); got != 0 {
+		t.Errorf("failures other than inconclusive checks = %d, want 0; first: %s", got, report.FirstFailure)
+	}
+	if report.InconclusiveChecks*10 > report.Segments {
+		t.Errorf("%d of %d checks were inconclusive: the checker settled too few segments", report.InconclusiveChecks, report.Segments)
+	}
+	exercised := []struct {
+		name  string
+		count int64
+	}{
+		{"applied, reply lost", report.Faults.AppliedReplyLost},
+		{"lost before", report.Faults.LostBefore},
+		{"leaves", report.Leaves},
+		{"write units", int64(report.Capacity.WriteUnits)},
+	}
+	for _, e := range exercised {
+		if e.count == 0 {
+			t.Errorf("%s = 0: the soak did not exercise it", e.name)
+		}
+	}
+	// Several waiters queued: 10 clients on 3 slots keep the queue long.
+	if mean := float64(report.WaitersSeen) / float64(report.Reads); report.MostWaiters < 5 || mean < 2 {
+		t.Errorf("waiters seen: most %d, mean %.2f; want a queue of several waiters", report.MostWaiters, mean)
+	}
+}
+
+func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
+	cfg := smallQueueSoak()
+	cfg.Seeds, cfg.Pairs, cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 1, 60, 0, 0, 0
+	cfg.QueueNewestFirst = true
+	cfg.WaitTimeout = 2 * time.Second // the oldest waiters starve: do not wait for them long
+	report, err := soak.Run(t.Context(), endpoint(t), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if report.FailingHistories == 0 || report.OutOfOrder == 0 {
+		t.Errorf("FailingHistories = %d, OutOfOrder = %d; want the checks to reject a queue served newest first (first failure: %s)",
+			report.FailingHistories, report.OutOfOrder, report.FirstFailure)
+	}
+}
+
+// Without faults, the queue soak's recording of the lock's operations and wake-ups is what the
+// FIFO model accepts: the checks have no false alarms on the real protocol.
+func TestQueueSoakWithoutFaultsFindsNoFailure(t *testing.T) {
+	cfg := smallQueueSoak()
+	cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
+	report, err := soak.Run(t.Context(), endpoint(t), cfg)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if report.Failures() != 0 {
+		t.Errorf("Failures() = %d, want 0; first: %s", report.Failures(), report.FirstFailure)
+	}
+	if report.Leaves == 0 || report.MostWaiters < 5 {
+		t.Errorf("Leaves = %d, MostWaiters = %d: want waiters leaving and a queue of several", report.Leaves, report.MostWaiters)
 	}
 }
