@@ -171,17 +171,20 @@ func (c *Client) enqueue(ctx context.Context, r ParkRequest) (ParkResult, error)
 		if err = classify("enqueue "+r.Execution, err); !errors.Is(err, ErrBusy) {
 			return ParkResult{}, err
 		}
-		holds, err := c.Holds(ctx, r.Lock, r.Execution)
-		if err != nil || holds {
-			res, _, err := c.admitted(ctx, r, holds, err)
-			return res, err
-		}
+		// The waiter item first: once it is gone, a hand-off to it has left a holder item that
+		// stays until the execution releases (read the other way round, a hand-off between the
+		// two reads would pass unseen and the put below would bring the waiter back).
 		waiting, err := c.waits(ctx, r.Lock, r.Ticket, r.Execution)
 		if err != nil {
 			return ParkResult{}, err
 		}
 		if waiting {
 			res, _, err := c.afterEnqueue(ctx, r)
+			return res, err
+		}
+		holds, err := c.Holds(ctx, r.Lock, r.Execution)
+		if err != nil || holds {
+			res, _, err := c.admitted(ctx, r, holds, err)
 			return res, err
 		}
 	}

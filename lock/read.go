@@ -78,43 +78,78 @@ type Waiter struct {
 	Since string `json:"since"`
 }
 
-// Read reads a lock whole, strongly consistent: its counter and waiter items (one Query from
-// the counter item on, paged) and its holder items (one Query of their partition, paged). It
-// costs one read unit per 4 KB of items, so it is for inspection and checks, not for the
-// operations.
+// Read reads a lock whole, strongly consistent, as one snapshot: its holder items (a Query of
+// their partition, paged), its counter and waiter items (a Query from the counter item on,
+// paged), and its holder items again, until the two readings of the holders agree. Every
+// change of the counter, and every hand-off, changes the holders, so a snapshot read between
+// two equal readings of them is one the lock was in. It costs one read unit per 4 KB of items
+// per Query, so it is for inspection and checks, not for the operations.
 func (c *Client) Read(ctx context.Context, lock string) (State, error) {
-	var st State
-	// The counter item and the waiters sort from "lock" on; a holder partition may also hold
-	// the counter and waiters of a lock named like it, so its holders are read by prefix.
-	for _, part := range []struct{ partition, condition, from string }{
-		{lock, "#entry >= :from", EntryLock},
-		{HolderPartition(lock), "begins_with(#entry, :from)", HolderPrefix},
-	} {
-		var start map[string]types.AttributeValue
-		for {
-			out, err := c.ddb.Query(ctx, &dynamodb.QueryInput{
-				TableName:                 aws.String(c.table),
-				ConsistentRead:            aws.Bool(true),
-				KeyConditionExpression:    aws.String("#lock = :lock AND " + part.condition),
-				ExpressionAttributeNames:  map[string]string{"#lock": AttributeLockName, "#entry": AttributeEntry},
-				ExpressionAttributeValues: map[string]types.AttributeValue{":lock": str(part.partition), ":from": str(part.from)},
-				ExclusiveStartKey:         start,
-			})
-			if err != nil {
-				return State{}, classify("read the lock "+strconv.Quote(lock), err)
-			}
-			for _, item := range out.Items {
+	holders, err := c.queryAll(ctx, HolderPartition(lock), "begins_with(#entry, :from)", HolderPrefix)
+	if err != nil {
+		return State{}, err
+	}
+	for range c.attempts {
+		// The counter item and the waiters sort from "lock" on; a holder partition may also
+		// hold the counter and waiters of a lock named like it, so holders are read by prefix.
+		rest, err := c.queryAll(ctx, lock, "#entry >= :from", EntryLock)
+		if err != nil {
+			return State{}, err
+		}
+		again, err := c.queryAll(ctx, HolderPartition(lock), "begins_with(#entry, :from)", HolderPrefix)
+		if err != nil {
+			return State{}, err
+		}
+		if sameItems(holders, again) {
+			var st State
+			for _, item := range append(rest, again...) {
 				st.add(item)
 			}
-			if len(out.LastEvaluatedKey) == 0 {
-				break
-			}
-			start = out.LastEvaluatedKey
+			sort.Slice(st.Holders, func(i, j int) bool { return st.Holders[i].Execution < st.Holders[j].Execution })
+			sort.Slice(st.Waiters, func(i, j int) bool { return st.Waiters[i].Ticket < st.Waiters[j].Ticket })
+			return st, nil
+		}
+		holders = again
+	}
+	return State{}, fmt.Errorf("%w: read the lock %q: its holders changed under %d readings", ErrBusy, lock, c.attempts)
+}
+
+// queryAll reads the items of partition whose sort key meets condition (with :from), paged.
+func (c *Client) queryAll(ctx context.Context, partition, condition, from string) ([]map[string]types.AttributeValue, error) {
+	var items []map[string]types.AttributeValue
+	var start map[string]types.AttributeValue
+	for {
+		out, err := c.ddb.Query(ctx, &dynamodb.QueryInput{
+			TableName:                 aws.String(c.table),
+			ConsistentRead:            aws.Bool(true),
+			KeyConditionExpression:    aws.String("#lock = :lock AND " + condition),
+			ExpressionAttributeNames:  map[string]string{"#lock": AttributeLockName, "#entry": AttributeEntry},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":lock": str(partition), ":from": str(from)},
+			ExclusiveStartKey:         start,
+		})
+		if err != nil {
+			return nil, classify("read "+strconv.Quote(partition), err)
+		}
+		items = append(items, out.Items...)
+		if len(out.LastEvaluatedKey) == 0 {
+			return items, nil
+		}
+		start = out.LastEvaluatedKey
+	}
+}
+
+// sameItems reports whether two readings of holder items name the same holders with the same
+// times.
+func sameItems(a, b []map[string]types.AttributeValue) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if stringOf(a[i], AttributeEntry) != stringOf(b[i], AttributeEntry) || stringOf(a[i], AttributeSince) != stringOf(b[i], AttributeSince) {
+			return false
 		}
 	}
-	sort.Slice(st.Holders, func(i, j int) bool { return st.Holders[i].Execution < st.Holders[j].Execution })
-	sort.Slice(st.Waiters, func(i, j int) bool { return st.Waiters[i].Ticket < st.Waiters[j].Ticket })
-	return st, nil
+	return true
 }
 
 // add records one item of the lock's partition.

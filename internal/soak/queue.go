@@ -187,9 +187,16 @@ func (q *queueRun) newQueueClients(ctx context.Context, table, proxyURL string) 
 // began; a park's own admission is its result.
 func (q *queueRun) do(c *queueClient, in semcheck.QueueInput, try func(again bool) (semcheck.QueueOutput, error)) (semcheck.QueueOutput, error) {
 	var err error
+	// The first attempt in this segment's recorder: a wake seen later may come from any
+	// attempt.
+	var first *semcheck.Call
+	var firstIn *semcheck.Recorder
 	for attempt := range maxTries {
 		recorder := q.recorder.Load()
 		call := recorder.Begin(c.id, in)
+		if firstIn != recorder {
+			first, firstIn = call, recorder
+		}
 		var out semcheck.QueueOutput
 		out, err = try(attempt > 0)
 		if err == nil {
@@ -201,7 +208,8 @@ func (q *queueRun) do(c *queueClient, in semcheck.QueueInput, try func(again boo
 			if in.Kind == semcheck.QueuePark && e == in.Execution && err == nil && out.Outcome == semcheck.Admitted {
 				continue
 			}
-			recorder.BeginSince(c.id, semcheck.Admit(e), call).End(semcheck.QueueOutput{Outcome: semcheck.Done})
+			// An attempt whose reply was lost may have admitted e before this one began.
+			recorder.BeginSince(c.id, semcheck.Admit(e), first).End(semcheck.QueueOutput{Outcome: semcheck.Done})
 		}
 		if err == nil {
 			return out, nil
