@@ -79,7 +79,7 @@ func launch(ctx context.Context, t tools, port int) (*Server, error) {
 		// The client (C1) compiler only: the optimizing compiler's threads cost more CPU than
 		// they save over a simulation's requests, which follow one another under a skipping
 		// clock. Measured on 2 cores: 2.0 s instead of 3.6 s of CPU to start, 10 s instead of
-		// 15 s for the first 8,000 UpdateItems of a 13 KB item, no slower once warm.
+		// 15 s for the first 8,000 UpdateItems of a 13 KB item, and no slower per request after.
 		"-XX:TieredStopAtLevel=1",
 		"-jar", t.jar(),
 		"-inMemory",
