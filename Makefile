@@ -95,9 +95,10 @@ example: node-tooling ## synthesize examples/perkey (its own module) with the CD
 	cdk synth --quiet && \
 	go tool turnstile simulate --cdk-out cdk.out --keys acme,globex,initech --executions 60
 
-bench: node-tooling ## the benchmarks: the demo's figures over 3 seeds, the emulator's throughput, alone and beside aws-local-stepfunctions
+bench: node-tooling dynamodb-local ## the benchmarks: the demo's figures over 3 seeds, the emulator's throughput (10,000 executions), DynamoDB Local's round trips, and beside aws-local-stepfunctions
 	go test -run '^$$' -bench . -benchtime 3x ./test/
 	go test -run '^$$' -bench . ./emulator/ ./emulator/dynamo/ ./emulator/intrinsic/
+	go test -run '^$$' -bench . -benchtime 1000x ./emulator/ddblocal/
 	$(MAKE) --no-print-directory bench-sidebyside
 
 bench-scale: node-tooling dynamodb-local ## the lock at scale (about an hour): 1,000 and 10,000 executions through limit 5, 10,000 through limit 100, 2,000 through limit 1,000, one lock with 100,000 waiters

@@ -50,3 +50,50 @@ func BenchmarkExecutions(b *testing.B) {
 	b.ReportMetric(total/elapsed, "executions/s")
 	b.ReportMetric(total*benchmarkTransitions/elapsed, "transitions/s")
 }
+
+// manyExecutionsMachine does 1 s of work in a Lambda task, then waits 1 s: the shape of the
+// work behind a semaphore, without the lock.
+const manyExecutionsMachine = `{"StartAt":"Work","States":{
+"Work":{"Type":"Task","Resource":"arn:aws:states:::lambda:invoke","Parameters":{"Payload.$":"$"},"ResultPath":"$.work","Next":"Pause"},
+"Pause":{"Type":"Wait","Seconds":1,"Next":"Done"},
+"Done":{"Type":"Succeed"}}}`
+
+// BenchmarkManyExecutions starts 10,000 executions at one virtual instant per iteration, each
+// working 1 s (a Lambda task sleeping on the clock) and waiting 1 s, under a skipping clock with
+// the latency model on, and reports the wall time of the 10,000 and executions per second.
+func BenchmarkManyExecutions(b *testing.B) {
+	const executions = 10000
+	clock := NewSkippingClock(testStart, 42)
+	work := func(ctx context.Context, _ *TaskCall) (any, error) {
+		return map[string]any{"ok": true}, clock.Sleep(ctx, time.Second)
+	}
+	em := New(Options{Clock: clock, Seed: 42, Latency: NewLatency(42)})
+	em.RegisterIntegration(newFake().handle("arn:aws:states:::lambda:invoke", work))
+	b.Cleanup(func() { _ = em.Close() })
+	arn := create(b, em, manyExecutionsMachine)
+	ctx := context.Background()
+	b.ResetTimer()
+	start := time.Now()
+	for b.Loop() {
+		// Every execution starts at one virtual instant: time stands still until all have.
+		release := clock.Hold()
+		arns := make([]string, executions)
+		for i := range executions {
+			s, err := em.StartExecution(ctx, arn, "", `{"order":7}`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			arns[i] = s.ExecutionArn
+		}
+		release()
+		for _, a := range arns {
+			d, err := em.Wait(ctx, a)
+			if err != nil || d.Status != StatusSucceeded {
+				b.Fatalf("%v %s %s", err, d.Status, deref(d.Cause))
+			}
+		}
+	}
+	elapsed := time.Since(start).Seconds()
+	b.ReportMetric(elapsed/float64(b.N), "s/10k-executions")
+	b.ReportMetric(float64(b.N*executions)/elapsed, "executions/s")
+}

@@ -175,8 +175,11 @@ func TestCancelledSleepWakesAtTheTimeOfTheCancel(t *testing.T) {
 	c := NewScaledClock(testStart, 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	woke := make(chan error, 1)
+	// Time stands still until the alarm is set, else the hour could pass before it.
+	release := c.Hold()
 	c.Go(func() { woke <- c.Sleep(ctx, time.Hour) })
 	c.alarm(testStart.Add(time.Minute), func() { cancel() })
+	release()
 	if err := <-woke; !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
