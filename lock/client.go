@@ -325,7 +325,7 @@ func sleepReal(ctx context.Context, d time.Duration) error {
 // so that releases freed at one moment (work of equal length) spread out instead of all
 // reaching for the same oldest waiters: each try that loses costs a cancelled transaction.
 const (
-	contentionBase = 10 * time.Millisecond
+	contentionBase = 50 * time.Millisecond
 	contentionMax  = 2 * time.Second
 )
 

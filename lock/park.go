@@ -243,7 +243,7 @@ func (c *Client) admitOldest(ctx context.Context, lock string, limit int, waiter
 			return "", err
 		case tx.outcome == refused && tx.failed[0]:
 			return "", nil // full again
-		case tx.outcome == refused && tx.failed[1]:
+		case tx.outcome == refused && tx.failed[1] && !tx.failed[2]:
 			// It holds already (a re-park raced): it only has to leave the queue.
 			if err := c.removeWaiter(ctx, lock, w.ticket); err != nil {
 				return "", err

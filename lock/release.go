@@ -109,7 +109,9 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 			return releaseStep{done: true}, err
 		case tx.outcome == refused && tx.failed[0]:
 			return releaseStep{done: true}, nil // not a holder: released already
-		case tx.outcome == refused && tx.failed[1]:
+		case tx.outcome == refused && tx.failed[1] && !tx.failed[2]:
+			// The waiter holds already (a re-park raced) but its waiter item is still there:
+			// it only has to leave the queue.
 			if err := c.removeWaiter(ctx, lock, w.ticket); err != nil {
 				return releaseStep{done: true}, err
 			}
