@@ -39,7 +39,7 @@ type Server struct {
 	closeErr  error
 }
 
-// Start launches DynamoDB Local in memory on a free port with the java command and returns once
+// Start launches DynamoDB Local in memory on a free port (or Options.Port) with the java command and returns once
 // it answers DynamoDB API requests. ctx bounds the start only: the server runs until Close.
 //
 // Start returns an error wrapping ErrNotInstalled or ErrJavaMissing when the tooling is missing,
@@ -52,6 +52,12 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, opts.startTimeout(), ErrStartTimeout)
 	defer cancel()
+	if opts.Port != 0 {
+		if opts.Port < 0 || opts.Port > 65535 {
+			return nil, fmt.Errorf("%w: got %d", ErrInvalidPort, opts.Port)
+		}
+		return launch(ctx, t, opts.Port)
+	}
 	return startOnFreePort(ctx, t, freePort)
 }
 
