@@ -210,7 +210,7 @@ func printResources(w io.Writer, r upResources) {
 		title string
 		items []upResource
 	}{{"State machines", r.StateMachines}, {"Tables", r.Tables}, {"Functions", r.Functions}} {
-		fmt.Fprintf(tw, "\n%s\t\n", group.title)
+		fmt.Fprintf(tw, "\n%s\n", group.title)
 		for _, it := range group.items {
 			id := it.Name
 			if it.ARN != "" && group.title == "State machines" {
