@@ -10,8 +10,8 @@
 //	turnstile version            print the version
 //
 // Exit status: 0 when the run kept every promise, 1 when it exceeded the limit or leaked a
-// slot, 2 for bad flags, a run that could not be carried out or a refused release, 3 when executions failed with
-// errors the scenario did not ask for.
+// slot, 2 for bad flags, a run that could not be carried out or a refused release, 3 when
+// executions failed with errors the scenario did not ask for.
 package main
 
 import (

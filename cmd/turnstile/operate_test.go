@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +95,8 @@ func TestOperateDemoStack(t *testing.T) {
 	defer cancel()
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.WorkDuration, cfg.FailureRate = limit, time.Hour, 0
-	st, err := startLocal(ctx, upFlags{timeScale: DefaultUpTimeScale, demo: cfg})
+	portSFN, portDDB := freePort(t), freePort(t)
+	st, err := startLocal(ctx, upFlags{timeScale: DefaultUpTimeScale, demo: cfg, portSFN: portSFN, portDDB: portDDB})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,6 +105,9 @@ func TestOperateDemoStack(t *testing.T) {
 			t.Error(err)
 		}
 	}()
+	if want := (upEndpoints{StepFunctions: fmt.Sprintf("http://127.0.0.1:%d", portSFN), DynamoDB: fmt.Sprintf("http://127.0.0.1:%d", portDDB)}); st.Resources.Endpoints != want {
+		t.Errorf("endpoints %+v, want the ports asked for: %+v", st.Resources.Endpoints, want)
+	}
 	if len(st.Resources.Tables) != 1 {
 		t.Fatalf("the demo has tables %v, want one lock table", st.Resources.Tables)
 	}
@@ -196,6 +201,17 @@ func TestOperateDemoStack(t *testing.T) {
 	if rec.Released != 0 || rec.Live != executions-1 {
 		t.Errorf("reconcile with every execution running: %+v, want %d live and none released", rec, executions-1)
 	}
+}
+
+// freePort returns a port that is free now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
 
 // waitFor reads the lock until ok holds of it, for a minute at most.
