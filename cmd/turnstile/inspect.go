@@ -249,7 +249,7 @@ func inspectCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
-			if err := draw(); err != nil {
+			if err := draw(); err != nil && ctx.Err() == nil {
 				return err
 			}
 		}

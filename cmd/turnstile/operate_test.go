@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"testing"
@@ -141,6 +142,13 @@ func TestOperateDemoStack(t *testing.T) {
 	}
 	if len(locks) != 1 || locks[0].Name != cfg.LockName || locks[0].Holders != limit || locks[0].Waiters != executions-limit || locks[0].OldestWaitSeconds <= 0 {
 		t.Errorf("inspect lists %+v, want %s with %d holders and %d waiters that have waited", locks, cfg.LockName, limit, executions-limit)
+	}
+	watchCtx, stopWatch := context.WithTimeout(ctx, 450*time.Millisecond)
+	var watched bytes.Buffer
+	code := run(watchCtx, []string{"inspect", "--table", table, "--json", "--watch", "100ms", "--endpoint-dynamodb", st.Resources.Endpoints.DynamoDB}, &watched, io.Discard)
+	stopWatch()
+	if lines := strings.Split(strings.TrimSpace(watched.String()), "\n"); code != exitOK || len(lines) < 2 {
+		t.Errorf("inspect --watch 100ms for 450ms: exit %d, %d redraws, want 0 and at least 2:\n%s", code, len(lines), watched.String())
 	}
 	var before lockDetail
 	if code := operate(t, ctx, st, &before, "inspect", "--table", table, "--lock", cfg.LockName, "--json"); code != exitOK {
