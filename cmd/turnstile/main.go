@@ -2,12 +2,16 @@
 //
 //	turnstile simulate [flags]   run the demo, or any synthesized app (--cdk-out), locally
 //	turnstile loadtest [flags]   run the same load test against a deployed state machine
+//	turnstile up [flags]         run the demo, or any synthesized app, as a local service
+//	turnstile inspect [flags]    show a lock table's locks, or one lock's holders and queue
+//	turnstile release [flags]    free a holder's slot by hand (it goes to the oldest waiter)
+//	turnstile reconcile [flags]  run one pass of the reconciler now
 //	turnstile setup [--dir D]    install AWS's DynamoDB Local, which simulate needs (Java 17+)
 //	turnstile version            print the version
 //
 // Exit status: 0 when the run kept every promise, 1 when it exceeded the limit or leaked a
-// slot, 2 for bad flags or a run that could not be carried out, 3 when executions failed with
-// errors the scenario did not ask for.
+// slot, 2 for bad flags, a run that could not be carried out or a refused release, 3 when
+// executions failed with errors the scenario did not ask for.
 package main
 
 import (
@@ -19,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"syscall"
 )
 
 // Exit statuses.
@@ -73,6 +78,11 @@ Usage:
   turnstile simulate [flags]   run the demo locally (synthesize, emulate, load-test, chart)
   turnstile loadtest [flags]   run the load test against a deployed semaphore state machine
 
+  turnstile up [flags]         run the demo app (or --cdk-out) locally until interrupted
+  turnstile inspect [flags]    list a lock table's locks, or show one lock's holders and queue
+  turnstile release [flags]    free a holder's slot by hand; it goes to the oldest waiter
+  turnstile reconcile [flags]  free the slots of dead executions now
+
   turnstile setup [--dir D]     install what simulate needs: AWS's DynamoDB Local (Java 17+)
   turnstile version             print the version
 
@@ -80,7 +90,7 @@ Run "turnstile <command> -h" for a command's flags.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -97,6 +107,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = simulateCommand(ctx, args[1:], stdout, stderr)
 	case "loadtest":
 		err = loadtestCommand(ctx, args[1:], stdout, stderr)
+	case "up":
+		err = upCommand(ctx, args[1:], stdout, stderr)
+	case "inspect":
+		err = inspectCommand(ctx, args[1:], stdout, stderr)
+	case "release":
+		err = releaseCommand(ctx, args[1:], stdout, stderr)
+	case "reconcile":
+		err = reconcileCommand(ctx, args[1:], stdout, stderr)
 	case "setup":
 		err = setupCommand(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version":

@@ -13,6 +13,9 @@ var ErrExited = errors.New("ddblocal: the process exited")
 // ErrStartTimeout reports that DynamoDB Local did not answer within Options.StartTimeout.
 var ErrStartTimeout = errors.New("ddblocal: the server did not answer in time")
 
+// ErrInvalidPort reports an Options.Port that is not a TCP port.
+var ErrInvalidPort = errors.New("ddblocal: Port must be a TCP port from 1 to 65535, or 0 for a free one")
+
 // ErrPortInUse reports that DynamoDB Local could not bind its port: another process took it.
 // Start tries other ports before it gives up with this error.
 var ErrPortInUse = errors.New("ddblocal: the port was taken before DynamoDB Local bound it")

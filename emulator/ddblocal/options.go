@@ -19,6 +19,10 @@ type Options struct {
 	// StartTimeout bounds the wait for DynamoDB Local to listen and answer. Default:
 	// DefaultStartTimeout.
 	StartTimeout time.Duration
+	// Port is the loopback port DynamoDB Local listens on, for clients configured ahead (a
+	// long-running local stack). Start fails with ErrPortInUse when another process holds it.
+	// Default: 0, a free port.
+	Port int
 }
 
 func (o Options) startTimeout() time.Duration {

@@ -39,19 +39,26 @@ type Server struct {
 	closeErr  error
 }
 
-// Start launches DynamoDB Local in memory on a free port with the java command and returns once
-// it answers DynamoDB API requests. ctx bounds the start only: the server runs until Close.
+// Start launches DynamoDB Local in memory on a free port (or Options.Port) with the java command
+// and returns once it answers DynamoDB API requests. ctx bounds the start only: the server runs
+// until Close.
 //
-// Start returns an error wrapping ErrNotInstalled or ErrJavaMissing when the tooling is missing,
-// and a *ProcessError (wrapping ErrExited, ErrStartTimeout, ErrPortInUse or ctx's error) when
+// Start returns an error wrapping ErrInvalidPort for a bad Options.Port, one wrapping
+// ErrNotInstalled or ErrJavaMissing when the tooling is missing, and a *ProcessError (wrapping ErrExited, ErrStartTimeout, ErrPortInUse or ctx's error) when
 // DynamoDB Local fails to start; no process is left behind either way.
 func Start(ctx context.Context, opts Options) (*Server, error) {
+	if opts.Port < 0 || opts.Port > 65535 {
+		return nil, fmt.Errorf("%w: got %d", ErrInvalidPort, opts.Port)
+	}
 	t, err := locateTools(opts)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, opts.startTimeout(), ErrStartTimeout)
 	defer cancel()
+	if opts.Port != 0 {
+		return launch(ctx, t, opts.Port)
+	}
 	return startOnFreePort(ctx, t, freePort)
 }
 

@@ -194,3 +194,46 @@ func TestStartStopsOnContextEnd(t *testing.T) {
 		})
 	}
 }
+
+func TestStartOnAFixedPort(t *testing.T) {
+	if _, err := locateTools(Options{}); errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
+		t.Skip(err)
+	}
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := Start(t.Context(), Options{Port: port})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer srv.Close()
+	if want := "http://127.0.0.1:" + strconv.Itoa(port); srv.Endpoint() != want {
+		t.Errorf("Endpoint() = %q, want %q", srv.Endpoint(), want)
+	}
+	client, err := NewClient(t.Context(), srv.Endpoint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.ListTables(t.Context(), &dynamodb.ListTablesInput{}); err != nil {
+		t.Errorf("ListTables: %v", err)
+	}
+}
+
+func TestStartOnAFixedPortTakenFails(t *testing.T) {
+	if _, err := locateTools(Options{}); errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
+		t.Skip(err)
+	}
+	_, err := Start(t.Context(), Options{Port: impostor(t)})
+	if !errors.Is(err, ErrPortInUse) {
+		t.Fatalf("error = %v, want ErrPortInUse", err)
+	}
+}
+
+func TestStartRefusesAPortOutOfRange(t *testing.T) {
+	for _, port := range []int{-1, 65536} {
+		if _, err := Start(t.Context(), Options{Port: port}); !errors.Is(err, ErrInvalidPort) {
+			t.Errorf("Port %d: error = %v, want ErrInvalidPort", port, err)
+		}
+	}
+}

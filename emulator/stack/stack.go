@@ -8,7 +8,9 @@ import (
 	"io"
 	"log"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -74,6 +76,10 @@ type Options struct {
 	// instant, however long it takes to start them, sets it; otherwise a skipping clock runs
 	// the stack's schedules ahead while nothing else happens. Default: false.
 	Held bool
+	// StepFunctionsPort is the loopback port the Step Functions API listens on, for clients
+	// configured ahead (a long-running local stack); the DynamoDB port is DynamoDBLocal.Port.
+	// Default: 0, a free port.
+	StepFunctionsPort int
 	// Logf receives diagnostics that have no caller to return to (a failed scheduled event).
 	// Default: log.Printf.
 	Logf func(format string, args ...any)
@@ -176,7 +182,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		return nil, err
 	}
 	// The API serves from the start, so that handlers can be given clients of it.
-	if s.api, err = sfnapi.Serve(s.ctx, newBackend(s.Emulator, tmpl.StateMachines), "127.0.0.1:0", onClock(clock, latency)); err != nil {
+	if s.api, err = sfnapi.Serve(s.ctx, newBackend(s.Emulator, tmpl.StateMachines), net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.StepFunctionsPort)), onClock(clock, latency)); err != nil {
 		return nil, err
 	}
 	env := HandlerEnv{Clock: clock, StepFunctions: s.internalStepFunctionsClient(clock), DynamoDB: ddb}

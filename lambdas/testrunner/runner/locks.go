@@ -54,16 +54,33 @@ func (r *Runner) settledLocks(ctx context.Context, cfg Config) ([]LockItem, erro
 	}
 }
 
-// scanLocks finds the locks of the table (their counter items, with a strongly consistent
-// scan) and reads each whole (lock.Client.Read).
+// scanLocks finds the locks of the table (LockNames) and reads each whole (lock.Client.Read).
 func (r *Runner) scanLocks(ctx context.Context, cfg Config) ([]LockItem, error) {
 	reader, err := lock.New(cfg.LockTable, r.DynamoDB, nil)
 	if err != nil {
 		return nil, err
 	}
+	names, err := LockNames(ctx, r.DynamoDB, cfg.LockTable)
+	if err != nil {
+		return nil, err
+	}
 	var locks []LockItem
-	p := dynamodb.NewScanPaginator(r.DynamoDB, &dynamodb.ScanInput{
-		TableName:                 aws.String(cfg.LockTable),
+	for _, name := range names {
+		st, err := reader.Read(ctx, name)
+		if err != nil {
+			return nil, fmt.Errorf("testrunner: %w", err)
+		}
+		locks = append(locks, lockItemOf(name, st))
+	}
+	return locks, nil
+}
+
+// LockNames lists the locks of a lock table, sorted: the names of its counter items, found with
+// a strongly consistent scan (it reads the whole table: for inspection, not for the operations).
+func LockNames(ctx context.Context, ddb dynamodb.ScanAPIClient, table string) ([]string, error) {
+	var names []string
+	p := dynamodb.NewScanPaginator(ddb, &dynamodb.ScanInput{
+		TableName:                 aws.String(table),
 		ConsistentRead:            aws.Bool(true),
 		FilterExpression:          aws.String("#entry = :lock"),
 		ExpressionAttributeNames:  map[string]string{"#entry": lock.AttributeEntry},
@@ -72,22 +89,16 @@ func (r *Runner) scanLocks(ctx context.Context, cfg Config) ([]LockItem, error) 
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("testrunner: scan lock table %s: %w", cfg.LockTable, err)
+			return nil, fmt.Errorf("testrunner: scan lock table %s: %w", table, err)
 		}
 		for _, item := range page.Items {
-			name, _ := item[lock.AttributeLockName].(*ddbtypes.AttributeValueMemberS)
-			if name == nil {
-				continue
+			if name, ok := item[lock.AttributeLockName].(*ddbtypes.AttributeValueMemberS); ok {
+				names = append(names, name.Value)
 			}
-			st, err := reader.Read(ctx, name.Value)
-			if err != nil {
-				return nil, fmt.Errorf("testrunner: %w", err)
-			}
-			locks = append(locks, lockItemOf(name.Value, st))
 		}
 	}
-	sort.Slice(locks, func(i, j int) bool { return locks[i].Name < locks[j].Name })
-	return locks, nil
+	sort.Strings(names)
+	return names, nil
 }
 
 // lockItemOf summarises a lock as read.
