@@ -368,7 +368,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		// key) and as many hand-off invocations besides; AWS's default quota (1,000) throttles
 		// a semaphore of limit 1,000 by its work alone.
 		LambdaConcurrency: max(lambdafn.DefaultAccountConcurrency, 2*limit*max(1, len(sc.Keys))),
-		Held:                true, // until every execution has started: see startGate
+		Held:              true, // until every execution has started: see startGate
 	})
 	if err != nil {
 		return nil, err
