@@ -61,62 +61,51 @@ func (r lockRef) holderKey() map[string]any {
 func (r lockRef) acquireTask(limit int, next string, catch []*asl.Catcher) *asl.Task {
 	holder := r.holderKey()
 	holder[lock.AttributeSince] = map[string]any{"S.$": "$$.State.EnteredTime"}
-	return &asl.Task{
-		Transition: asl.Next(next),
-		Resource:   ResourceTransactWriteItems,
-		Parameters: map[string]any{
-			"TransactItems": []any{
-				map[string]any{"Update": map[string]any{
-					"TableName":                r.table,
-					"Key":                      r.counterKey(),
-					"UpdateExpression":         lock.AcquireCountUpdate,
-					"ConditionExpression":      lock.AcquireCountCondition,
-					"ExpressionAttributeNames": map[string]any{"#count": lock.AttributeCount},
-					"ExpressionAttributeValues": map[string]any{
-						":zero": number(0), ":one": number(1), ":limit": number(limit),
-					},
-				}},
-				map[string]any{"Put": map[string]any{
-					"TableName":                r.table,
-					"Item":                     holder,
-					"ConditionExpression":      lock.ItemAbsent,
-					"ExpressionAttributeNames": map[string]any{"#entry": lock.AttributeEntry},
-				}},
-			},
-			"ReturnConsumedCapacity": "TOTAL",
-		},
-		ResultPath: asl.NullPath(),
-		Retry:      transientRetry(),
-		Catch:      catch,
-	}
+	counter := r.counterUpdate(lock.AcquireCountUpdate, lock.AcquireCountCondition)
+	counter["Update"].(map[string]any)["ExpressionAttributeValues"].(map[string]any)[":limit"] = number(limit)
+	return r.transaction(next, catch, counter, map[string]any{"Put": map[string]any{
+		"TableName":                r.table,
+		"Item":                     holder,
+		"ConditionExpression":      lock.ItemAbsent,
+		"ExpressionAttributeNames": map[string]any{"#entry": lock.AttributeEntry},
+	}})
 }
 
 // releaseTask gives the execution's slot back: the counter counts one less and the holder item
 // goes, in one transaction. It cancels when the execution holds no slot (or on a conflict;
 // the read-back after it tells).
 func (r lockRef) releaseTask(next string, catch []*asl.Catcher) *asl.Task {
+	return r.transaction(next, catch, r.counterUpdate(lock.ReleaseCountUpdate, lock.ReleaseCountCondition), map[string]any{"Delete": map[string]any{
+		"TableName":                r.table,
+		"Key":                      r.holderKey(),
+		"ConditionExpression":      lock.ItemPresent,
+		"ExpressionAttributeNames": map[string]any{"#entry": lock.AttributeEntry},
+	}})
+}
+
+// counterUpdate is the transaction item that changes the counter (#count) with update under
+// condition; its values hold :zero and :one.
+func (r lockRef) counterUpdate(update, condition string) map[string]any {
+	return map[string]any{"Update": map[string]any{
+		"TableName":                 r.table,
+		"Key":                       r.counterKey(),
+		"UpdateExpression":          update,
+		"ConditionExpression":       condition,
+		"ExpressionAttributeNames":  map[string]any{"#count": lock.AttributeCount},
+		"ExpressionAttributeValues": map[string]any{":zero": number(0), ":one": number(1)},
+	}}
+}
+
+// transaction is the TransactWriteItems task of items, going to next.
+func (r lockRef) transaction(next string, catch []*asl.Catcher, items ...map[string]any) *asl.Task {
+	transact := make([]any, len(items))
+	for i, item := range items {
+		transact[i] = item
+	}
 	return &asl.Task{
 		Transition: asl.Next(next),
 		Resource:   ResourceTransactWriteItems,
-		Parameters: map[string]any{
-			"TransactItems": []any{
-				map[string]any{"Update": map[string]any{
-					"TableName":                 r.table,
-					"Key":                       r.counterKey(),
-					"UpdateExpression":          lock.ReleaseCountUpdate,
-					"ConditionExpression":       lock.ReleaseCountCondition,
-					"ExpressionAttributeNames":  map[string]any{"#count": lock.AttributeCount},
-					"ExpressionAttributeValues": map[string]any{":zero": number(0), ":one": number(1)},
-				}},
-				map[string]any{"Delete": map[string]any{
-					"TableName":                r.table,
-					"Key":                      r.holderKey(),
-					"ConditionExpression":      lock.ItemPresent,
-					"ExpressionAttributeNames": map[string]any{"#entry": lock.AttributeEntry},
-				}},
-			},
-			"ReturnConsumedCapacity": "TOTAL",
-		},
+		Parameters: map[string]any{"TransactItems": transact, "ReturnConsumedCapacity": "TOTAL"},
 		ResultPath: asl.NullPath(),
 		Retry:      transientRetry(),
 		Catch:      catch,
