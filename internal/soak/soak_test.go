@@ -237,9 +237,11 @@ func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if report.FailingHistories == 0 || report.OutOfOrder == 0 {
-		t.Errorf("FailingHistories = %d, OutOfOrder = %d; want the checks to reject a queue served newest first (first failure: %s)",
-			report.FailingHistories, report.OutOfOrder, report.FirstFailure)
+	// Real time proves the overtaking (OutOfOrder); the model must not accept the histories
+	// either (a check that times out on a loaded machine, -race, accepts nothing).
+	if report.OutOfOrder == 0 || (report.FailingHistories == 0 && report.InconclusiveChecks == 0) {
+		t.Errorf("FailingHistories = %d, inconclusive = %d, OutOfOrder = %d; want the checks to reject a queue served newest first (first failure: %s)",
+			report.FailingHistories, report.InconclusiveChecks, report.OutOfOrder, report.FirstFailure)
 	}
 }
 
