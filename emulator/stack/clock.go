@@ -21,11 +21,17 @@ import (
 // token of the clock and lends it to the request while blocked on it.
 const lentTokenHeader = "X-Turnstile-Busy-Token"
 
-// newClock returns the stack's clock: skipping time at TimeScale 0 (its start the current hour,
-// so that schedules fall at the same offsets in every run), else scaled.
+// SkippingStart is the first instant of a stack's skipping clock (TimeScale 0): a fixed one, not
+// the current time, since the machines write timestamps into their requests ($$.State.EnteredTime
+// into the lock's holder items, for one) and the latency model draws from what a request says:
+// two runs of a seed replay only when they begin at the same instant.
+var SkippingStart = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// newClock returns the stack's clock: skipping time at TimeScale 0 (from SkippingStart), else
+// scaled.
 func newClock(opts Options) *emulator.ScaledClock {
 	if opts.TimeScale == 0 {
-		return emulator.NewSkippingClock(time.Now().UTC().Truncate(time.Hour), opts.Seed)
+		return emulator.NewSkippingClock(SkippingStart, opts.Seed)
 	}
 	return emulator.NewScaledClock(time.Time{}, opts.TimeScale)
 }
