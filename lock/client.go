@@ -94,6 +94,10 @@ type Wake struct {
 	// Ticket is the waiter's ticket (0 for an execution that took a free slot on its first
 	// park, never having waited).
 	Ticket int64 `json:"ticket,omitempty"`
+	// HeldSince is when the waiter was given its slot (its holder item's AttributeSince): the
+	// order of the lock's grants, which the wake-ups' order may not keep when a reply was lost
+	// and the waker's retries delayed its wake-up.
+	HeldSince string `json:"heldSince,omitempty"`
 }
 
 // waiter is a waiter item as read.
@@ -266,9 +270,10 @@ func (c *Client) countDown(lock string) types.TransactWriteItem {
 	}}
 }
 
-func (c *Client) putHolder(lock, execution string) types.TransactWriteItem {
+func (c *Client) putHolder(lock, execution, grantedBy, since string) types.TransactWriteItem {
 	item := HolderKey(lock, execution)
-	item[AttributeSince] = str(c.timestamp())
+	item[AttributeSince] = str(since)
+	item[AttributeGrantedBy] = str(grantedBy)
 	return types.TransactWriteItem{Put: &types.Put{
 		TableName: aws.String(c.table), Item: item,
 		ConditionExpression: aws.String(ItemAbsent), ExpressionAttributeNames: map[string]string{"#entry": AttributeEntry},
@@ -293,6 +298,15 @@ func (c *Client) wake(ctx context.Context, token string, w Wake) error {
 	}
 	_, err = c.sfn.SendTaskSuccess(ctx, &sfn.SendTaskSuccessInput{TaskToken: aws.String(token), Output: aws.String(string(output))})
 	return err
+}
+
+// taskOver reports whether a SendTaskSuccess failed because its task is over: completed
+// already (AWS answers TaskTimedOut to a second completion), timed out, or never issued.
+func taskOver(err error) bool {
+	var timedOut *sfntypes.TaskTimedOut
+	var invalid *sfntypes.InvalidToken
+	var missing *sfntypes.TaskDoesNotExist
+	return errors.As(err, &timedOut) || errors.As(err, &invalid) || errors.As(err, &missing)
 }
 
 // running reports whether the execution is RUNNING; one that does not exist is not.

@@ -9,7 +9,9 @@
 //
 //   - the counter item, Entry "lock": AttributeCount, the number of holders, and
 //     AttributeTickets, the number of tickets drawn;
-//   - one holder item per holding execution, Entry "h#<execution ARN>", with AttributeSince;
+//   - one holder item per holding execution, Entry "h#<execution ARN>", with AttributeSince
+//     and AttributeGrantedBy (whose operation put it: read-backs of unanswered transactions
+//     tell their own grant from another's by it);
 //   - one waiter item per waiting execution, Entry "w#<ticket, 16 digits>", with the
 //     execution's ARN and the task token that wakes it. Sort order is ticket order, so one
 //     Query from "lock" on reads the counter and the oldest waiters together.

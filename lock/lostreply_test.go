@@ -53,6 +53,19 @@ func (w *wakes) SendTaskSuccess(_ context.Context, in *sfn.SendTaskSuccessInput,
 	return &sfn.SendTaskSuccessOutput{}, nil
 }
 
+// count returns how many times token was completed.
+func (w *wakes) count(token string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := 0
+	for _, t := range w.tokens {
+		if t == token {
+			n++
+		}
+	}
+	return n
+}
+
 func (w *wakes) DescribeExecution(_ context.Context, in *sfn.DescribeExecutionInput, _ ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error) {
 	return &sfn.DescribeExecutionOutput{ExecutionArn: in.ExecutionArn, Status: sfntypes.ExecutionStatusRunning}, nil
 }
@@ -186,7 +199,8 @@ func TestLockRetriedEnqueueDoesNotResurrectAnAdmittedWaiter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := locks.Park(t.Context(), lock.ParkRequest{Lock: bugLock, Limit: 1, Execution: execW, Ticket: ticketW, Token: "token-w"}); err != nil {
+	res, err := locks.Park(t.Context(), lock.ParkRequest{Lock: bugLock, Limit: 1, Execution: execW, Ticket: ticketW, Token: "token-w"})
+	if err != nil {
 		t.Fatalf("Park: %v", err)
 	}
 	st, err := locks.Read(t.Context(), bugLock)
@@ -195,5 +209,13 @@ func TestLockRetriedEnqueueDoesNotResurrectAnAdmittedWaiter(t *testing.T) {
 	}
 	if err := st.Check(1); err != nil {
 		t.Errorf("after a retried enqueue: %v; state %+v", err, st)
+	}
+	// The queue soak's second finding: w queued and the release admitted it; a Park that
+	// reported Admitted (and woke w itself) claimed a free slot nobody had.
+	if !res.Queued || res.Admitted {
+		t.Errorf("Park whose put landed before a release handed it the slot = %+v, want queued", res)
+	}
+	if got := woken.count("token-w"); got != 1 {
+		t.Errorf("w's token was completed %d times, want once (by the release)", got)
 	}
 }

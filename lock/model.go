@@ -42,6 +42,11 @@ const (
 	// AttributeSince is when a holder took its slot, or a waiter joined the queue
 	// ($$.State.EnteredTime's format).
 	AttributeSince = "since"
+	// AttributeGrantedBy is, on a holder item, the execution whose operation put it: the
+	// releaser of a hand-off, the admitting operation's execution for a free slot, the holder
+	// itself for an acquire. A read-back of an operation whose reply was lost tells its own
+	// hand-off from another's by it.
+	AttributeGrantedBy = "grantedBy"
 	// AttributeExecution is a waiter's execution ARN.
 	AttributeExecution = "execution"
 	// AttributeToken is a waiter's task token: completing it wakes the waiter.

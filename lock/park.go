@@ -100,12 +100,14 @@ func (c *Client) parkAgain(ctx context.Context, r ParkRequest) (ParkResult, bool
 	return c.afterEnqueue(ctx, r)
 }
 
-// admitted completes the execution's own token: it holds a slot.
+// admitted completes the execution's own token: it holds a slot. A token that is over already
+// was completed by the release that handed the execution its slot (it read the waiter item
+// with this token): nothing is left to do.
 func (c *Client) admitted(ctx context.Context, r ParkRequest, holds bool, err error) (ParkResult, bool, error) {
 	if err != nil || !holds {
 		return ParkResult{}, err != nil, err
 	}
-	if err := c.wake(ctx, r.Token, Wake{GrantedBy: r.Execution, Ticket: r.Ticket}); err != nil {
+	if err := c.wake(ctx, r.Token, Wake{GrantedBy: r.Execution, Ticket: r.Ticket}); err != nil && !taskOver(err) {
 		return ParkResult{}, true, fmt.Errorf("%w: complete the task of %s: %w", ErrBusy, r.Execution, err)
 	}
 	return ParkResult{Admitted: true}, true, nil
@@ -119,10 +121,10 @@ func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult,
 		return ParkResult{}, true, err
 	}
 	if len(waiters) > 0 && waiters[0].ticket < r.Ticket {
-		_, err := c.admitOldest(ctx, r.Lock, r.Limit, waiters)
+		_, err := c.admitOldest(ctx, r.Lock, r.Limit, waiters, r.Execution)
 		return ParkResult{}, err != nil, err
 	}
-	tx, err := c.transact(ctx, "acquire for "+r.Execution, c.countUp(r.Lock, r.Limit), c.putHolder(r.Lock, r.Execution))
+	tx, err := c.transact(ctx, "acquire for "+r.Execution, c.countUp(r.Lock, r.Limit), c.putHolder(r.Lock, r.Execution, r.Execution, c.timestamp()))
 	switch {
 	case err != nil:
 		return ParkResult{}, true, err
@@ -146,7 +148,8 @@ func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult,
 // The put is sent without the SDK's retries: a retry of a put whose reply was lost could land
 // after a release handed the execution a slot and deleted its waiter item, and put it back (the
 // execution would hold and wait at once). When no answer comes, enqueue reads back instead: a
-// holder item means it was handed a slot, its waiter item that the put landed.
+// holder item means that the put landed and a release handed the execution a slot (and woke
+// it, as any waiter), its waiter item that the put landed.
 func (c *Client) enqueue(ctx context.Context, r ParkRequest) (ParkResult, error) {
 	item := Key(r.Lock, WaiterEntry(r.Ticket))
 	item[AttributeExecution] = str(r.Execution)
@@ -183,9 +186,15 @@ func (c *Client) enqueue(ctx context.Context, r ParkRequest) (ParkResult, error)
 			return res, err
 		}
 		holds, err := c.Holds(ctx, r.Lock, r.Execution)
-		if err != nil || holds {
-			res, _, err := c.admitted(ctx, r, holds, err)
-			return res, err
+		switch {
+		case err != nil:
+			return ParkResult{}, err
+		case holds:
+			// The put landed and a release then handed the execution its slot, deleting the
+			// waiter item, and woke the task on the token the put wrote: the execution queued,
+			// and the release admitted it (it does not take the slot itself, which would make
+			// it overtake whoever the release read as older).
+			return ParkResult{Queued: true}, nil
 		}
 	}
 	return ParkResult{}, fmt.Errorf("%w: enqueue %s on %q: no answer in %d attempts", ErrBusy, r.Execution, r.Lock, c.attempts)
@@ -208,14 +217,15 @@ func (c *Client) waits(ctx context.Context, lock string, ticket int64, execution
 // afterEnqueue admits waiters while a slot is free: the waiter's half of the double check
 // that keeps a freed slot from staying free while someone waits.
 func (c *Client) afterEnqueue(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
-	if err := c.fillFreeSlots(ctx, r.Lock, r.Limit); err != nil {
+	if err := c.fillFreeSlots(ctx, r.Lock, r.Limit, r.Execution); err != nil {
 		return ParkResult{}, true, err
 	}
 	return ParkResult{Queued: true}, true, nil
 }
 
-// fillFreeSlots admits the oldest waiters while the lock holds fewer than limit.
-func (c *Client) fillFreeSlots(ctx context.Context, lock string, limit int) error {
+// fillFreeSlots admits the oldest waiters while the lock holds fewer than limit, on behalf of
+// the operation of execution by.
+func (c *Client) fillFreeSlots(ctx context.Context, lock string, limit int, by string) error {
 	for range c.attempts {
 		ctr, waiters, err := c.head(ctx, lock, c.lookAhead)
 		if err != nil {
@@ -224,20 +234,21 @@ func (c *Client) fillFreeSlots(ctx context.Context, lock string, limit int) erro
 		if ctr.count >= limit || len(waiters) == 0 {
 			return nil
 		}
-		if _, err := c.admitOldest(ctx, lock, limit, waiters); err != nil {
+		if _, err := c.admitOldest(ctx, lock, limit, waiters, by); err != nil {
 			return err
 		}
 	}
 	return fmt.Errorf("%w: admit the waiters of %q: the lock changed under %d attempts", ErrBusy, lock, c.attempts)
 }
 
-// admitOldest gives a free slot to the oldest of waiters that is still waiting and wakes it;
-// a waiter found dead gives the slot up again. admittedTo is "" when every one of them was
+// admitOldest gives a free slot to the oldest of waiters that is still waiting and wakes it, on
+// behalf of the operation of execution by; a waiter found dead gives the slot up again. admittedTo is "" when every one of them was
 // taken by someone else meanwhile, or the lock filled up.
-func (c *Client) admitOldest(ctx context.Context, lock string, limit int, waiters []waiter) (admittedTo string, err error) {
+func (c *Client) admitOldest(ctx context.Context, lock string, limit int, waiters []waiter, by string) (admittedTo string, err error) {
 	for _, w := range waiters {
+		since := c.timestamp()
 		tx, err := c.transact(ctx, "admit "+w.execution,
-			c.countUp(lock, limit), c.putHolder(lock, w.execution), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
+			c.countUp(lock, limit), c.putHolder(lock, w.execution, by, since), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return "", err
@@ -254,13 +265,14 @@ func (c *Client) admitOldest(ctx context.Context, lock string, limit int, waiter
 		case tx.outcome == notApplied:
 			return "", nil // a conflict: read again
 		case tx.outcome == unknown:
-			// Whether it was applied, the waiter's holder item tells; if it was not, read again.
-			holds, err := c.Holds(ctx, lock, w.execution)
-			if err != nil || !holds {
+			// Whether it was applied, the waiter's holder item tells (another operation may
+			// have admitted it meanwhile); if it was not, read again.
+			held, err := c.readBack(ctx, func() (bool, error) { return c.heldFrom(ctx, lock, w.execution, by) })
+			if err != nil || !held {
 				return "", err
 			}
 		}
-		if err := c.wakeGranted(ctx, lock, limit, w, w.execution); err != nil {
+		if err := c.wakeGranted(ctx, lock, limit, w, Wake{GrantedBy: w.execution, Ticket: w.ticket, HeldSince: since}); err != nil {
 			return "", err
 		}
 		return w.execution, nil
@@ -304,7 +316,7 @@ func (c *Client) TryAcquire(ctx context.Context, lock, execution string, limit i
 		return false, fmt.Errorf("%w: an acquire needs a lock name, an execution and a limit of at least 1", ErrInvalidRequest)
 	}
 	for range c.attempts {
-		tx, err := c.transact(ctx, "acquire for "+execution, c.countUp(lock, limit), c.putHolder(lock, execution))
+		tx, err := c.transact(ctx, "acquire for "+execution, c.countUp(lock, limit), c.putHolder(lock, execution, execution, c.timestamp()))
 		switch {
 		case err != nil:
 			return false, err

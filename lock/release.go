@@ -2,7 +2,11 @@ package lock
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
 // ReleaseResult says what Release did.
@@ -84,10 +88,12 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		case err != nil:
 			return releaseStep{done: true}, err
 		case tx.outcome == refused && tx.failed[1]:
-			return releaseStep{done: true}, nil // not a holder: released already
+			// Not a holder: released already, by an earlier try whose end was lost; the double
+			// check below may be what that try did not get to.
+			return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
 		case tx.outcome == unknown:
 			// Whether it was applied, the holder item tells.
-			holds, err := c.Holds(ctx, lock, holder)
+			holds, err := c.readBack(ctx, func() (bool, error) { return c.Holds(ctx, lock, holder) })
 			if err != nil || holds {
 				return releaseStep{done: err != nil}, err
 			}
@@ -99,16 +105,18 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		}
 		// The releaser's half of the double check: a waiter that joined after the read finds
 		// the slot free, or is found here.
-		return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit)
+		return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
 	}
 	for _, w := range waiters {
+		since := c.timestamp()
 		tx, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution,
-			c.deleteItem(HolderKey(lock, holder)), c.putHolder(lock, w.execution), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
+			c.deleteItem(HolderKey(lock, holder)), c.putHolder(lock, w.execution, holder, since), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return releaseStep{done: true}, err
 		case tx.outcome == refused && tx.failed[0]:
-			return releaseStep{done: true}, nil // not a holder: released already
+			// Not a holder: released already (see above).
+			return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
 		case tx.outcome == refused && tx.failed[1] && !tx.failed[2]:
 			// The waiter holds already (a re-park raced) but its waiter item is still there:
 			// it only has to leave the queue.
@@ -122,9 +130,8 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		case tx.outcome == notApplied:
 			return releaseStep{}, nil
 		case tx.outcome == unknown:
-			// Applied if the releaser holds no more and the waiter does; not applied if the
-			// releaser still holds: read again.
-			handed, err := c.handedOff(ctx, lock, holder, w.execution)
+			// Applied if the waiter holds a slot from this releaser; else read again.
+			handed, err := c.readBack(ctx, func() (bool, error) { return c.heldFrom(ctx, lock, w.execution, holder) })
 			if err != nil || !handed {
 				return releaseStep{done: err != nil}, err
 			}
@@ -133,7 +140,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 			res.Released = true
 		}
 		res.HandedTo = append(res.HandedTo, w.execution)
-		dead, err := c.wakeOrFindDead(ctx, w, holder)
+		dead, err := c.wakeOrFindDead(ctx, w, Wake{GrantedBy: holder, Ticket: w.ticket, HeldSince: since})
 		if err != nil || !dead {
 			return releaseStep{done: true}, err
 		}
@@ -142,20 +149,37 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 	return releaseStep{}, nil
 }
 
-// handedOff reads back whether a hand-off from holder to waiter whose outcome is unknown was
-// applied: the holder holds no slot and the waiter one. A holder that holds no slot while the
-// waiter does not either lost its slot otherwise (the cleanup released it): nothing to hand.
-func (c *Client) handedOff(ctx context.Context, lock, holder, waiter string) (bool, error) {
-	holderHolds, err := c.Holds(ctx, lock, holder)
-	if err != nil || holderHolds {
-		return false, err
+// readBack runs the read-back of an operation whose outcome is unknown, again while it fails
+// with ErrBusy (up to the client's attempts): given up, the operation would leave a slot it
+// may have given unannounced, a waiter holding it without being woken.
+func (c *Client) readBack(ctx context.Context, read func() (bool, error)) (bool, error) {
+	var err error
+	for range c.attempts {
+		var ok bool
+		if ok, err = read(); !errors.Is(err, ErrBusy) {
+			return ok, err
+		}
 	}
-	return c.Holds(ctx, lock, waiter)
+	return false, err
+}
+
+// heldFrom reads back whether an operation of execution grantedBy whose outcome is unknown gave
+// execution a slot: its holder item names who put it (AttributeGrantedBy). Holding alone would
+// not tell: a concurrent release may have handed the same waiter a slot, after this
+// operation's holder had released already (an earlier try of its release).
+func (c *Client) heldFrom(ctx context.Context, lock, execution, grantedBy string) (bool, error) {
+	out, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: aws.String(c.table), Key: HolderKey(lock, execution), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return false, classify("read the holder "+execution, err)
+	}
+	return out.Item != nil && stringOf(out.Item, AttributeGrantedBy) == grantedBy, nil
 }
 
 // wakeGranted wakes a waiter admitted to a free slot; a dead one gives the slot up again.
-func (c *Client) wakeGranted(ctx context.Context, lock string, limit int, w waiter, grantedBy string) error {
-	dead, err := c.wakeOrFindDead(ctx, w, grantedBy)
+func (c *Client) wakeGranted(ctx context.Context, lock string, limit int, w waiter, wake Wake) error {
+	dead, err := c.wakeOrFindDead(ctx, w, wake)
 	if err != nil || !dead {
 		return err
 	}
@@ -166,8 +190,8 @@ func (c *Client) wakeGranted(ctx context.Context, lock string, limit int, w wait
 // wakeOrFindDead wakes a waiter that was just handed a slot. If its task cannot be completed,
 // dead reports whether its execution is not RUNNING (the slot must go on); a RUNNING waiter
 // finds its slot itself when its task times out and it parks again.
-func (c *Client) wakeOrFindDead(ctx context.Context, w waiter, grantedBy string) (dead bool, err error) {
-	if c.wake(ctx, w.token, Wake{GrantedBy: grantedBy, Ticket: w.ticket}) == nil {
+func (c *Client) wakeOrFindDead(ctx context.Context, w waiter, wake Wake) (dead bool, err error) {
+	if c.wake(ctx, w.token, wake) == nil {
 		return false, nil
 	}
 	alive, err := c.running(ctx, w.execution)

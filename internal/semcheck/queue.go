@@ -373,12 +373,14 @@ type admission struct{ call, ret int64 }
 
 // OutOfOrder counts the executions of a queue history admitted while a waiter with an older
 // ticket waited: B is counted when some A with a smaller ticket had joined the queue (its park
-// returned Queued) before B's admission began, and A's admission (or its leave) began only
-// after B's admission returned. It sees only what real time proves, so it never counts a
-// correct history; the linearizability check finds the subtler cases.
+// returned Queued) before B's admission began, and nothing that may have admitted A (its
+// admission, its leave, or an operation of unknown outcome, which may have handed it a slot)
+// began before B's admission returned. It sees only what real time proves, so it never counts
+// a correct history; the linearizability check finds the subtler cases.
 func OutOfOrder(history []porcupine.Operation) int {
 	tickets := map[string]int64{}
 	queued := map[string]int64{}
+	parked := map[string]int64{} // the call of the park that returned queued
 	admitted := map[string]admission{}
 	waitEnd := map[string]int64{}
 	admit := func(e string, call, ret int64) {
@@ -398,6 +400,7 @@ func OutOfOrder(history []porcupine.Operation) int {
 			if known && out.Outcome == Queued {
 				if q, seen := queued[in.Execution]; !seen || op.Return < q {
 					queued[in.Execution] = op.Return
+					parked[in.Execution] = op.Call
 				}
 			}
 			if known && out.Outcome == Admitted {
@@ -413,6 +416,21 @@ func OutOfOrder(history []porcupine.Operation) int {
 		if known && out.Outcome == GaveUp {
 			for _, w := range out.HandedTo {
 				admit(w, op.Call, op.Return)
+			}
+		}
+	}
+	// An operation of unknown outcome may have admitted any waiter whose park began before the
+	// operation ended.
+	var unknownOps []porcupine.Operation
+	for _, op := range history {
+		if _, known := op.Output.(QueueOutput); !known && op.Input.(QueueInput).Kind != QueueSettled {
+			unknownOps = append(unknownOps, op)
+		}
+	}
+	for a := range queued {
+		for _, op := range unknownOps {
+			if end, ended := waitEnd[a]; op.Return > parked[a] && (!ended || op.Call < end) {
+				waitEnd[a] = op.Call
 			}
 		}
 	}

@@ -156,10 +156,28 @@ func TestOutOfOrder(t *testing.T) {
 		qop(1, semcheck.Park("b", 2), 3, queued, 6),
 		qop(2, semcheck.Park("c", 3), 4, admitted, 5), // b's ticket is older, but its park was still running
 	}
+	// a's release whose reply was lost may have handed b the slot before e's went to c.
+	lostReply := []porcupine.Operation{
+		qop(0, semcheck.Park("a", 1), 1, admitted, 2),
+		qop(3, semcheck.Park("e", 2), 1, admitted, 2),
+		qop(1, semcheck.Park("b", 3), 3, queued, 4),
+		qop(2, semcheck.Park("c", 4), 5, queued, 6),
+		{ClientId: 0, Input: semcheck.ReleaseSlot("a"), Call: 7, Output: semcheck.Unknown, Return: 8},
+		qop(3, semcheck.ReleaseSlot("e"), 9, handedTo("c"), 10),
+	}
+	// The same, but the lost reply's operation ended before b parked: it cannot explain it.
+	lostBefore := []porcupine.Operation{
+		qop(0, semcheck.Park("a", 1), 1, admitted, 2),
+		qop(3, semcheck.Park("e", 2), 1, admitted, 2),
+		{ClientId: 4, Input: semcheck.Leave("x"), Call: 2, Output: semcheck.Unknown, Return: 3},
+		qop(1, semcheck.Park("b", 3), 4, queued, 5),
+		qop(2, semcheck.Park("c", 4), 5, queued, 6),
+		qop(3, semcheck.ReleaseSlot("e"), 9, handedTo("c"), 10),
+	}
 	for name, tt := range map[string]struct {
 		history []porcupine.Operation
 		want    int
-	}{"fifo": {fifo, 0}, "overtaken": {overtaken, 1}, "concurrent": {concurrent, 0}} {
+	}{"fifo": {fifo, 0}, "overtaken": {overtaken, 1}, "concurrent": {concurrent, 0}, "lost reply": {lostReply, 0}, "lost reply, earlier": {lostBefore, 1}} {
 		if got := semcheck.OutOfOrder(tt.history); got != tt.want {
 			t.Errorf("%s: OutOfOrder() = %d, want %d", name, got, tt.want)
 		}

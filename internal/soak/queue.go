@@ -53,8 +53,9 @@ func executionOfToken(token string) string {
 	return execution
 }
 
-// wakeBoard is the soak's Step Functions for the waiters: it delivers each completed task
-// token to the execution parked on it. It is safe for concurrent use.
+// wakeBoard is the soak's Step Functions for the waiters: it delivers a completed task token to
+// the execution parked on it, once, as AWS completes a task once and answers TaskTimedOut to
+// a second completion. It is safe for concurrent use.
 type wakeBoard struct {
 	mu    sync.Mutex
 	woken map[string]chan struct{}
@@ -76,14 +77,18 @@ func (b *wakeBoard) forget(execution string) {
 	delete(b.woken, execution)
 }
 
-// wake wakes execution if it still waits for it.
-func (b *wakeBoard) wake(execution string) {
+// wake wakes execution if it still waits for it; first is false when its task was completed
+// already.
+func (b *wakeBoard) wake(execution string) (first bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	select {
-	case b.woken[execution] <- struct{}{}:
-	default:
+	ch, waiting := b.woken[execution]
+	if !waiting {
+		return false
 	}
+	delete(b.woken, execution)
+	ch <- struct{}{}
+	return true
 }
 
 // clientSFN is one client's Step Functions: it completes tokens on the wakeBoard (every
@@ -105,12 +110,15 @@ func (c *clientSFN) SendTaskSuccess(_ context.Context, in *sfn.SendTaskSuccessIn
 	if err := json.Unmarshal([]byte(aws.ToString(in.Output)), &w); err != nil {
 		return nil, fmt.Errorf("soak: the output of a wake-up: %w", err)
 	}
+	if !c.board.wake(execution) {
+		// As AWS answers a second completion of a token.
+		return nil, &sfntypes.TaskTimedOut{Message: aws.String("Task Timed Out: 'Provided task does not exist anymore'")}
+	}
 	if w.GrantedBy == execution {
 		c.mu.Lock()
 		c.admitted = append(c.admitted, execution)
 		c.mu.Unlock()
 	}
-	c.board.wake(execution)
 	return &sfn.SendTaskSuccessOutput{}, nil
 }
 

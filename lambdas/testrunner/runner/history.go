@@ -39,7 +39,8 @@ type Trace struct {
 	// Queued is when the execution joined the wait queue (its first park answered "queued");
 	// zero when it never waited in it.
 	Queued time.Time `json:"queued,omitzero"`
-	// Admitted is when a queued execution was woken holding a slot handed to it by another.
+	// Admitted is when a queued execution was given a slot handed to it by another: the time
+	// its wake-up names (lock.Wake.HeldSince, the lock's grant), else the wake-up's own.
 	Admitted time.Time `json:"admitted,omitzero"`
 }
 
@@ -82,8 +83,13 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 				t.Queued = at
 			}
 		case e.Type == types.HistoryEventTypeTaskSucceeded && current == machines.StateWaitInQueue:
-			if d := e.TaskSucceededEventDetails; d != nil && !t.Queued.IsZero() && readPark(d.Output).GrantedBy != arn {
-				t.Admitted = at
+			if d := e.TaskSucceededEventDetails; d != nil && !t.Queued.IsZero() {
+				if p := readPark(d.Output); p.GrantedBy != arn {
+					t.Admitted = at
+					if granted, err := time.Parse(time.RFC3339Nano, p.HeldSince); err == nil {
+						t.Admitted = granted
+					}
+				}
 			}
 		case e.Type == types.HistoryEventTypeTaskScheduled:
 			if d := e.TaskScheduledEventDetails; d != nil && current == machines.StateWaitInQueue && d.Parameters != nil {

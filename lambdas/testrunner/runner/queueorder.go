@@ -54,9 +54,10 @@ type parkRecord struct {
 		} `json:"park"`
 	} `json:"Payload"`
 	GrantedBy string `json:"grantedBy"`
+	HeldSince string `json:"heldSince"`
 }
 
-// readPark decodes a "Wait In Queue" event's JSON; anything else reads as zero.
+// readPark decodes a "Wait In Queue" event's JSON (a wake-up is a lock.Wake); anything else reads as zero.
 func readPark(raw *string) parkRecord {
 	var p parkRecord
 	if raw != nil {
