@@ -16,14 +16,7 @@ const jsonataConformanceDir = "../../shared/conformance/aws-recorded-jsonata"
 
 // jsonataKnownDifferences lists the recorded cases the emulator does not reproduce yet, each with
 // the reason. A listed case that passes fails the test, so that the list only shrinks.
-var jsonataKnownDifferences = map[string]string{
-	// AWS accepts the distributed-Map fields ToleratedFailureCount/Percentage on an inline Map
-	// (these recordings); the Developer Guide documents them for the distributed Map only, so
-	// the emulator reports them as unsupported rather than guess their inline meaning.
-	"jsonata-map--base-map-from-input-tolerated-failure-count":      "ToleratedFailureCount not modelled for inline Map",
-	"jsonata-map--base-map-from-input-tolerated-failure-percentage": "ToleratedFailurePercentage not modelled for inline Map",
-	"jsonata-map--base-map-tolerated-failure-percentage":            "ToleratedFailurePercentage not modelled for inline Map",
-}
+var jsonataKnownDifferences = map[string]string{}
 
 // TestConformanceJSONata runs every JSONata and variables case, one subtest group per folder,
 // and compares status, output (by value: JSONata builds objects without a member order), error,
