@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -100,5 +101,39 @@ func TestMapToleratedFailureHistory(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("events\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestRedriveMapOverItsToleratedFailures checks that redriving a Map that exceeded its
+// threshold reruns its failed iterations, tolerated or not, and none of those that succeeded.
+func TestRedriveMapOverItsToleratedFailures(t *testing.T) {
+	const (
+		steady = "arn:aws:states:::lambda:invoke:steady"
+		flaky  = "arn:aws:states:::lambda:invoke:flaky"
+	)
+	em := newEmulator(t, 0)
+	fake := newFake().handle(steady, returning("steady")).handle(flaky, failing("Boom", "Boom"))
+	em.RegisterIntegration(fake)
+	first := runMachine(t, em, `{"StartAt":"Each","States":{"Each":{"Type":"Map","MaxConcurrency":1,"ToleratedFailureCount":1,"End":true,
+		"ItemProcessor":{"StartAt":"Pick","States":{
+			"Pick":{"Type":"Choice","Choices":[{"Variable":"$","NumericEquals":2,"Next":"Flaky"}],"Default":"Steady"},
+			"Steady":{"Type":"Task","Resource":"`+steady+`","End":true},
+			"Flaky":{"Type":"Task","Resource":"`+flaky+`","End":true}}}}}}`, `[1,2,2]`)
+	if first.Status != StatusFailed || deref(first.Error) != asl.ErrorExceedToleratedFail {
+		t.Fatalf("first run: got %s (%s), want FAILED with %s", first.Status, deref(first.Error), asl.ErrorExceedToleratedFail)
+	}
+	ctx := context.Background()
+	if _, err := em.RedriveExecution(ctx, first.ExecutionArn); err != nil {
+		t.Fatal(err)
+	}
+	done, err := em.Wait(ctx, first.ExecutionArn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `["steady","done","done"]`; done.Status != StatusSucceeded || !sameJSON(mustJSON(t, deref(done.Output)), mustJSON(t, want)) {
+		t.Fatalf("after the redrive: got %s %s (%s), want %s", done.Status, deref(done.Output), deref(done.Cause), want)
+	}
+	if calls := []int{fake.count(steady), fake.count(flaky)}; !slices.Equal(calls, []int{1, 4}) {
+		t.Errorf("invocations (steady, flaky): got %v, want [1 4]", calls)
 	}
 }

@@ -78,9 +78,10 @@ type flowResult struct {
 }
 
 // runFlows runs the flows concurrently (at most fs.limit at once; 0 means no limit) and returns
-// their outputs in order. The first failure cancels the other flows and is returned with a
-// checkpoint of every flow, so that a redrive reruns only the unfinished ones. Flows already
-// done in a previous run (fs.resume) are not run again. Each flow that ends starts the next one
+// their outputs in order. The first failure (the first not tolerated, see flowSet.tolerate)
+// cancels the other flows and is returned with a checkpoint of every flow, so that a redrive
+// reruns only the unfinished ones and the failed ones. Flows already done in a previous run
+// (fs.resume) are not run again. Each flow that ends starts the next one
 // waiting for a slot, and the last one wakes this flow, so that the clock sees no idle moment.
 func (r *runner) runFlows(s *stateRun, rawInput any, fs flowSet) ([]any, error) {
 	ctx, cancel := context.WithCancelCause(r.ctx)
