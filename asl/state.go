@@ -227,11 +227,14 @@ type Map struct {
 	Retry []*Retrier
 	// Catch lists the catchers tried when retries are exhausted.
 	Catch []*Catcher
-	// Distributed-map fields, kept for rendering and reported as unsupported by the emulator.
-	ItemReader, ItemBatcher, ResultWriter                     any
+	// ToleratedFailureCount and ToleratedFailurePercentage (a number, or a JSONata expression
+	// string) and their JSONPath *Path forms: the tolerated failure threshold, which AWS
+	// accepts on an inline Map too.
 	ToleratedFailurePercentage, ToleratedFailureCount         any
 	ToleratedFailurePercentagePath, ToleratedFailureCountPath string
-	Label                                                     string
+	// Distributed-map fields, kept for rendering and reported as unsupported by the emulator.
+	ItemReader, ItemBatcher, ResultWriter any
+	Label                                 string
 }
 
 // Every typed state is a State.

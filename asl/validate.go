@@ -3,6 +3,7 @@ package asl
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -259,11 +260,53 @@ func (v *validator) mapState(name string, m *Map) {
 	if m.MaxConcurrency != nil && *m.MaxConcurrency < 0 {
 		v.fail(name, "MaxConcurrency", fmt.Sprintf("must be >= 0, got %d", *m.MaxConcurrency))
 	}
+	v.exclusive(name, "ToleratedFailureCount", m.ToleratedFailureCount != nil, "ToleratedFailureCountPath", m.ToleratedFailureCountPath != "")
+	v.exclusive(name, "ToleratedFailurePercentage", m.ToleratedFailurePercentage != nil, "ToleratedFailurePercentagePath", m.ToleratedFailurePercentagePath != "")
+	v.threshold(name, "ToleratedFailureCount", m.ToleratedFailureCount, "a non-negative integer", func(n float64) bool {
+		return n >= 0 && n == math.Trunc(n)
+	})
+	v.threshold(name, "ToleratedFailurePercentage", m.ToleratedFailurePercentage, "a number from 0 to 100", func(n float64) bool {
+		return n >= 0 && n <= 100
+	})
+	v.referencePath(name, "ToleratedFailureCountPath", m.ToleratedFailureCountPath)
+	v.referencePath(name, "ToleratedFailurePercentagePath", m.ToleratedFailurePercentagePath)
 	v.path(name, "ItemsPath", m.ItemsPath)
 	v.template(name, "ItemSelector", m.ItemSelector)
 	v.template(name, "Parameters", m.Parameters)
 	v.template(name, "ResultSelector", m.ResultSelector)
 	v.resultPath(name, "ResultPath", m.ResultPath)
+}
+
+// referencePath checks an optional field that must hold a reference path.
+func (v *validator) referencePath(state, field, p string) {
+	if p != "" && !isReferencePath(p) {
+		v.fail(state, field, fmt.Sprintf("must be a path starting with $, got %q", p))
+	}
+}
+
+// threshold checks a tolerated failure threshold: a number that valid accepts (described by
+// want), or a JSONata expression.
+func (v *validator) threshold(state, field string, value any, want string, valid func(float64) bool) {
+	var n float64
+	switch x := value.(type) {
+	case nil:
+		return
+	case int64:
+		n = float64(x)
+	case float64:
+		n = x
+	case string:
+		if !IsExpression(x) {
+			v.fail(state, field, fmt.Sprintf("must be %s or a JSONata expression, got %q", want, x))
+		}
+		return
+	default:
+		v.fail(state, field, fmt.Sprintf("must be %s or a JSONata expression", want))
+		return
+	}
+	if !valid(n) {
+		v.fail(state, field, fmt.Sprintf("must be %s, got %v", want, value))
+	}
 }
 
 func (v *validator) path(state, field string, p *Path) {
@@ -520,8 +563,14 @@ func (v *validator) queryLanguageFields(name string, s State) {
 		add(&jsonPathOnly, "ResultSelector", x.ResultSelector != nil)
 		add(&jsonPathOnly, "ResultPath", x.ResultPath != nil)
 		add(&jsonPathOnly, "MaxConcurrencyPath", x.MaxConcurrencyPath != "")
+		add(&jsonPathOnly, "ToleratedFailureCountPath", x.ToleratedFailureCountPath != "")
+		add(&jsonPathOnly, "ToleratedFailurePercentagePath", x.ToleratedFailurePercentagePath != "")
 		add(&jsonataOnly, "Items", x.Items != nil)
 		add(&jsonataOnly, "MaxConcurrency", x.MaxConcurrencyExpression != "")
+		_, countExpr := x.ToleratedFailureCount.(string)
+		add(&jsonataOnly, "ToleratedFailureCount", countExpr)
+		_, percentageExpr := x.ToleratedFailurePercentage.(string)
+		add(&jsonataOnly, "ToleratedFailurePercentage", percentageExpr)
 		catchFields(x.Catch, &jsonPathOnly, &jsonataOnly)
 	}
 	wrong := jsonataOnly

@@ -44,6 +44,12 @@ func TestValidateReportsStateAndField(t *testing.T) {
 			[]string{`state "M", field ItemProcessor: is required`}},
 		{"Task without resource", `{"StartAt":"T","States":{"T":{"Type":"Task","End":true}}}`,
 			[]string{`state "T", field Resource: is required`}},
+		{"tolerated failure thresholds out of range", `{"StartAt":"M","States":{"M":{"Type":"Map","ToleratedFailureCount":-1,"ToleratedFailurePercentage":101,"ItemProcessor":{"StartAt":"P","States":{"P":{"Type":"Pass","End":true}}},"End":true}}}`,
+			[]string{`field ToleratedFailureCount: must be a non-negative integer, got -1`, `field ToleratedFailurePercentage: must be a number from 0 to 100, got 101`}},
+		{"tolerated failure count and its path", `{"StartAt":"M","States":{"M":{"Type":"Map","ToleratedFailureCount":1,"ToleratedFailureCountPath":"$.n","ItemProcessor":{"StartAt":"P","States":{"P":{"Type":"Pass","End":true}}},"End":true}}}`,
+			[]string{`ToleratedFailureCountPath`}},
+		{"tolerated failure expression in a JSONPath state", `{"StartAt":"M","States":{"M":{"Type":"Map","ToleratedFailurePercentage":"{% 5 %}","ToleratedFailureCountPath":"n","ItemProcessor":{"StartAt":"P","States":{"P":{"Type":"Pass","End":true}}},"End":true}}}`,
+			[]string{`field ToleratedFailurePercentage: the field ToleratedFailurePercentage is not supported when QueryLanguage is JSONPath`, `field ToleratedFailureCountPath: must be a path starting with $, got "n"`}},
 		{"ResultPath into the context", `{"StartAt":"A","States":{"A":{"Type":"Pass","ResultPath":"$$.x","End":true}}}`,
 			[]string{`field ResultPath: cannot write to the context object`}},
 	}

@@ -87,6 +87,12 @@ type mapSpec struct {
 	processor          *graph
 	maxConcurrency     int
 	maxConcurrencyPath *jsonpath.Path
+	// The tolerated failure threshold of a JSONPath state (see failureTolerance); nil when
+	// absent.
+	toleratedFailureCount          *int64
+	toleratedFailurePercentage     *float64
+	toleratedFailureCountPath      *jsonpath.Path
+	toleratedFailurePercentagePath *jsonpath.Path
 }
 
 // compiler turns a parsed definition into graphs, collecting every problem it finds. Beside the
@@ -317,8 +323,6 @@ func (c *compiler) mapState(scope string, m *asl.Map, raw any) *mapSpec {
 	unsupported("ItemReader", m.ItemReader != nil)
 	unsupported("ItemBatcher", m.ItemBatcher != nil)
 	unsupported("ResultWriter", m.ResultWriter != nil)
-	unsupported("ToleratedFailurePercentage", m.ToleratedFailurePercentage != nil || m.ToleratedFailurePercentagePath != "")
-	unsupported("ToleratedFailureCount", m.ToleratedFailureCount != nil || m.ToleratedFailureCountPath != "")
 	unsupported("Label", m.Label != "")
 	if proc != nil && proc.ProcessorConfig != nil {
 		unsupported("ItemProcessor.ProcessorConfig.Mode", proc.ProcessorConfig.Mode == "DISTRIBUTED")
@@ -334,6 +338,18 @@ func (c *compiler) mapState(scope string, m *asl.Map, raw any) *mapSpec {
 	}
 	if m.MaxConcurrencyPath != "" {
 		ms.maxConcurrencyPath = c.path(scope, "MaxConcurrencyPath", m.MaxConcurrencyPath)
+	}
+	if n, ok := toInteger(member(raw, "ToleratedFailureCount")); ok {
+		ms.toleratedFailureCount = &n
+	}
+	if p, ok := toFloat(member(raw, "ToleratedFailurePercentage")); ok {
+		ms.toleratedFailurePercentage = &p
+	}
+	if m.ToleratedFailureCountPath != "" {
+		ms.toleratedFailureCountPath = c.path(scope, "ToleratedFailureCountPath", m.ToleratedFailureCountPath)
+	}
+	if m.ToleratedFailurePercentagePath != "" {
+		ms.toleratedFailurePercentagePath = c.path(scope, "ToleratedFailurePercentagePath", m.ToleratedFailurePercentagePath)
 	}
 	if proc != nil {
 		rawProc := member(raw, "ItemProcessor")

@@ -14,8 +14,10 @@ type jsonataSpec struct {
 	output, arguments   any
 	items, itemSelector any
 	maxConcurrency      any
-	seconds, timestamp  any
-	errorName, cause    any
+	// toleratedFailureCount and toleratedFailurePercentage: see failureTolerance.
+	toleratedFailureCount, toleratedFailurePercentage any
+	seconds, timestamp                                any
+	errorName, cause                                  any
 }
 
 // assignSpec is a compiled Assign field: a JSONata template in a JSONata state, a payload
@@ -71,6 +73,8 @@ func (c *compiler) jsonataState(scope string, s asl.State, raw any) *jsonataSpec
 		js.items = c.jsonataTemplate(scope, "Items", member(raw, "Items"))
 		js.itemSelector = c.jsonataTemplate(scope, "ItemSelector", member(raw, "ItemSelector"))
 		js.maxConcurrency = c.jsonataTemplate(scope, "MaxConcurrency", member(raw, "MaxConcurrency"))
+		js.toleratedFailureCount = c.jsonataTemplate(scope, "ToleratedFailureCount", member(raw, "ToleratedFailureCount"))
+		js.toleratedFailurePercentage = c.jsonataTemplate(scope, "ToleratedFailurePercentage", member(raw, "ToleratedFailurePercentage"))
 	case *asl.Wait:
 		js.seconds = c.jsonataTemplate(scope, "Seconds", member(raw, "Seconds"))
 		js.timestamp = c.jsonataTemplate(scope, "Timestamp", member(raw, "Timestamp"))

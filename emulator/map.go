@@ -19,16 +19,22 @@ func (r *runner) mapState(s *stateRun, input any, resume []*branchCheckpoint) (a
 	if err != nil {
 		return nil, "", err
 	}
-	var items []any
-	limit := 0
+	var (
+		items     []any
+		limit     int
+		tolerance failureTolerance
+	)
 	if s.node.jsonata == nil {
-		// JSONPath: ItemsPath and MaxConcurrencyPath fail the state before its attempts; a
-		// JSONata state evaluates Items and MaxConcurrency in each attempt, whose failure
-		// Retry and Catch handle.
+		// JSONPath: ItemsPath, MaxConcurrencyPath and the ToleratedFailure*Path fields fail the
+		// state before its attempts; a JSONata state evaluates Items, MaxConcurrency and the
+		// ToleratedFailure* fields in each attempt, whose failure Retry and Catch handle.
 		if items, err = r.mapItems(s, effective); err != nil {
 			return nil, "", err
 		}
 		if limit, err = r.maxConcurrency(s, effective); err != nil {
+			return nil, "", err
+		}
+		if tolerance, err = r.failureTolerance(s, effective); err != nil {
 			return nil, "", err
 		}
 	}
@@ -38,6 +44,9 @@ func (r *runner) mapState(s *stateRun, input any, resume []*branchCheckpoint) (a
 				return nil, err
 			}
 			if limit, err = r.maxConcurrency(s, effective); err != nil {
+				return nil, err
+			}
+			if tolerance, err = r.failureTolerance(s, effective); err != nil {
 				return nil, err
 			}
 		}
@@ -52,6 +61,7 @@ func (r *runner) mapState(s *stateRun, input any, resume []*branchCheckpoint) (a
 		}
 		outputs, err := r.runFlows(s, input, flowSet{
 			n: len(items), limit: limit, parentID: startedID, resume: resume, keyFormat: "/%s[%d]",
+			tolerate: tolerance.tolerates(len(items)),
 			run: func(ir *runner, i int, from *checkpoint) (any, error) {
 				return ir.iteration(s, ms, effective, items[i], i, from)
 			},
@@ -148,4 +158,92 @@ func (r *runner) maxConcurrency(s *stateRun, effective any) (int, error) {
 		return 0, s.runtimeError(fmt.Sprintf("The MaxConcurrencyPath field refers to value \"%s\" which is not a valid integer: %s", describeValue(v), p.Text))
 	}
 	return int(n), nil
+}
+
+// toleratedFailureCause is the cause of States.ExceedToleratedFailureThreshold.
+const toleratedFailureCause = "The specified tolerated failure threshold was exceeded"
+
+// failureTolerance is a Map state's tolerated failure threshold: ToleratedFailureCount and
+// ToleratedFailurePercentage, which AWS accepts on an inline Map too. The Developer Guide
+// ("Tolerated failure threshold for Distributed Map state") defines them: the state fails with
+// States.ExceedToleratedFailureThreshold when more items fail than the count, or when the failed
+// items' share of all items exceeds the percentage (0 to 100); with both, when either is
+// exceeded. Without either, the first failed iteration fails the state with its own error, as an
+// inline Map does.
+type failureTolerance struct {
+	count      *int64
+	percentage *float64
+}
+
+// tolerates returns the flowSet.tolerate function for a Map of total items, nil when the state
+// sets no threshold. An inline Map has no child execution whose description could stand for a
+// tolerated failed item, so the item's result is its error output ({"Error", "Cause"}).
+func (ft failureTolerance) tolerates(total int) func(failed int) bool {
+	if ft.count == nil && ft.percentage == nil {
+		return nil
+	}
+	return func(failed int) bool {
+		if ft.count != nil && int64(failed) > *ft.count {
+			return false
+		}
+		return ft.percentage == nil || float64(failed)*100 <= *ft.percentage*float64(total)
+	}
+}
+
+// failureTolerance resolves ToleratedFailureCount and ToleratedFailurePercentage: JSONata
+// templates in a JSONata state, numbers or their *Path fields in a JSONPath one.
+func (r *runner) failureTolerance(s *stateRun, effective any) (failureTolerance, error) {
+	var ft failureTolerance
+	ms := s.node.mapSpec
+	if js := s.node.jsonata; js != nil {
+		if js.toleratedFailureCount != nil {
+			n, err := r.jsonataInteger(s, effective, js.toleratedFailureCount, "ToleratedFailureCount")
+			if err != nil {
+				return ft, err
+			}
+			ft.count = &n
+		}
+		if js.toleratedFailurePercentage != nil {
+			v, err := r.newJSONataEnv(s, effective).evaluate(js.toleratedFailurePercentage, "ToleratedFailurePercentage")
+			if err != nil {
+				return ft, err
+			}
+			p, ok := percentage(v)
+			if !ok {
+				return ft, r.queryFailure(s, "ToleratedFailurePercentage", fmt.Sprintf("The ToleratedFailurePercentage field must be a number between 0 and 100, but was: %s", encodeJSON(v)))
+			}
+			ft.percentage = &p
+		}
+		return ft, nil
+	}
+	ft.count, ft.percentage = ms.toleratedFailureCount, ms.toleratedFailurePercentage
+	if p := ms.toleratedFailureCountPath; p != nil {
+		v, ok := p.Get(effective, r.pathRoot(s, p))
+		if !ok {
+			return ft, s.invalidPathError(p)
+		}
+		n, ok := toInteger(v)
+		if !ok || n < 0 {
+			return ft, s.runtimeError(fmt.Sprintf("The ToleratedFailureCountPath field refers to value \"%s\" which is not a valid integer: %s", describeValue(v), p.Text))
+		}
+		ft.count = &n
+	}
+	if p := ms.toleratedFailurePercentagePath; p != nil {
+		v, ok := p.Get(effective, r.pathRoot(s, p))
+		if !ok {
+			return ft, s.invalidPathError(p)
+		}
+		pct, ok := percentage(v)
+		if !ok {
+			return ft, s.runtimeError(fmt.Sprintf("The ToleratedFailurePercentagePath field refers to value \"%s\" which is not a number between 0 and 100: %s", describeValue(v), p.Text))
+		}
+		ft.percentage = &pct
+	}
+	return ft, nil
+}
+
+// percentage reads a tolerated failure percentage: a number from 0 to 100.
+func percentage(v any) (float64, bool) {
+	f, ok := toFloat(v)
+	return f, ok && f >= 0 && f <= 100
 }

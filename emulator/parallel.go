@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/emulator/sfnapi"
 )
 
@@ -62,6 +63,10 @@ type flowSet struct {
 	resume    []*branchCheckpoint
 	run       branchFunc
 	keyFormat string // derives each flow's randomness key from the state name and index
+	// tolerate reports whether the state tolerates failed flows, given how many have failed
+	// so far; nil tolerates none. A tolerated flow's output is its error output, and the
+	// first failure not tolerated fails the state with States.ExceedToleratedFailureThreshold.
+	tolerate func(failed int) bool
 }
 
 // flowResult is how one flow ended.
@@ -73,9 +78,10 @@ type flowResult struct {
 }
 
 // runFlows runs the flows concurrently (at most fs.limit at once; 0 means no limit) and returns
-// their outputs in order. The first failure cancels the other flows and is returned with a
-// checkpoint of every flow, so that a redrive reruns only the unfinished ones. Flows already
-// done in a previous run (fs.resume) are not run again. Each flow that ends starts the next one
+// their outputs in order. The first failure (the first not tolerated, see flowSet.tolerate)
+// cancels the other flows and is returned with a checkpoint of every flow, so that a redrive
+// reruns only the unfinished ones and the failed ones. Flows already done in a previous run
+// (fs.resume) are not run again. Each flow that ends starts the next one
 // waiting for a slot, and the last one wakes this flow, so that the clock sees no idle moment.
 func (r *runner) runFlows(s *stateRun, rawInput any, fs flowSet) ([]any, error) {
 	ctx, cancel := context.WithCancelCause(r.ctx)
@@ -91,10 +97,11 @@ func (r *runner) runFlows(s *stateRun, rawInput any, fs flowSet) ([]any, error) 
 		pending = append(pending, i)
 	}
 	var (
-		mu      sync.Mutex
-		next    int      // index in pending of the next flow to start
-		running = 1      // the flows running, and this one until it has started the first ones
-		first   *failure // the first flow to fail
+		mu       sync.Mutex
+		next     int      // index in pending of the next flow to start
+		running  = 1      // the flows running, and this one until it has started the first ones
+		first    *failure // the first flow to fail that fails the state
+		failures int      // the flows that failed
 	)
 	allDone := clock.NewSignal()
 	var startNext func() bool
@@ -108,8 +115,19 @@ func (r *runner) runFlows(s *stateRun, rawInput any, fs flowSet) ([]any, error) 
 		var f *failure
 		failed := errors.As(err, &f)
 		mu.Lock()
+		if failed {
+			failures++
+			if fs.tolerate != nil {
+				out = f.errorOutput()
+				if !fs.tolerate(failures) {
+					f = &failure{name: asl.ErrorExceedToleratedFail, cause: toleratedFailureCause}
+				} else {
+					f = nil
+				}
+			}
+		}
 		results[i] = flowResult{output: out, err: err, ran: true, last: br.prev}
-		if failed && first == nil {
+		if f != nil && first == nil {
 			first = f
 			mu.Unlock()
 			cancel(errSiblingFailed)
