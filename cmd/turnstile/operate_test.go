@@ -143,12 +143,13 @@ func TestOperateDemoStack(t *testing.T) {
 	if len(locks) != 1 || locks[0].Name != cfg.LockName || locks[0].Holders != limit || locks[0].Waiters != executions-limit || locks[0].OldestWaitSeconds <= 0 {
 		t.Errorf("inspect lists %+v, want %s with %d holders and %d waiters that have waited", locks, cfg.LockName, limit, executions-limit)
 	}
-	watchCtx, stopWatch := context.WithTimeout(ctx, 450*time.Millisecond)
-	var watched bytes.Buffer
-	code := run(watchCtx, []string{"inspect", "--table", table, "--json", "--watch", "100ms", "--endpoint-dynamodb", st.Resources.Endpoints.DynamoDB}, &watched, io.Discard)
+	// Watch until the second redraw (or a generous bound on a loaded machine), then interrupt.
+	watchCtx, stopWatch := context.WithTimeout(ctx, 30*time.Second)
+	watched := &redraws{stopAt: 2, stop: stopWatch}
+	code := run(watchCtx, []string{"inspect", "--table", table, "--json", "--watch", "100ms", "--endpoint-dynamodb", st.Resources.Endpoints.DynamoDB}, watched, io.Discard)
 	stopWatch()
 	if lines := strings.Split(strings.TrimSpace(watched.String()), "\n"); code != exitOK || len(lines) < 2 {
-		t.Errorf("inspect --watch 100ms for 450ms: exit %d, %d redraws, want 0 and at least 2:\n%s", code, len(lines), watched.String())
+		t.Errorf("inspect --watch 100ms: exit %d, %d redraws in 30 s, want 0 and at least 2:\n%s", code, len(lines), watched.String())
 	}
 	var before lockDetail
 	if code := operate(t, ctx, st, &before, "inspect", "--table", table, "--lock", cfg.LockName, "--json"); code != exitOK {
@@ -240,4 +241,20 @@ func waitFor(t *testing.T, ctx context.Context, st *localStack, table, name stri
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// redraws collects inspect --watch's output and calls stop once it holds stopAt lines.
+type redraws struct {
+	bytes.Buffer
+	stopAt int
+	stop   func()
+}
+
+// Write adds p and stops the watch at stopAt lines.
+func (r *redraws) Write(p []byte) (int, error) {
+	n, err := r.Buffer.Write(p)
+	if bytes.Count(r.Bytes(), []byte("\n")) >= r.stopAt {
+		r.stop()
+	}
+	return n, err
 }
