@@ -129,7 +129,7 @@ func printRate(tw *tabwriter.Writer, f *simulate.RateFigures) {
 		if w.MaxPermits > w.Bound || w.MaxAdmissions > w.Bound {
 			verdict = "OVER THE RATE"
 		}
-		fmt.Fprintf(tw, "Most in %g s\t%d permits, %d admissions, of at most %d\t%s\n", w.Seconds, w.MaxPermits, w.MaxAdmissions, w.Bound, verdict)
+		fmt.Fprintf(tw, "Most in %g s\t%d permits, %d admissions, of at most %d (exact GCRA bound %d)\t%s\n", w.Seconds, w.MaxPermits, w.MaxAdmissions, w.Bound, w.ExactBound, verdict)
 	}
 	verdict := "ok"
 	if f.PermitBurst > f.Burst {

@@ -78,10 +78,16 @@ type RateWindow struct {
 	// Seconds is W.
 	Seconds float64 `json:"seconds"`
 	// MaxPermits and MaxAdmissions are the most permits and admissions in any window [t, t+W);
-	// Bound is the GCRA's, floor(W/T) + Burst (T the emission interval), which both keep.
+	// Bound is the Rate's promise, floor(W/T) + Burst (T the emission interval), which both
+	// keep.
 	MaxPermits    int `json:"maxPermits"`
 	MaxAdmissions int `json:"maxAdmissions"`
 	Bound         int `json:"bound"`
+	// ExactBound is the most a GCRA-conformant sequence can put in a window [t, t+W),
+	// ⌈W/T⌉ + Burst − 1: one less than Bound when W/T is whole. The permits keep it (PermitBurst
+	// checks them exactly); so do the admissions of Delay mode for a whole W, but for the lag of
+	// an admission at once after its decision (none with Burst 1; see asl/machines/rate.go).
+	ExactBound int `json:"exactBound"`
 	// MaxEntries is the most entries in any window [t, t+W), for information: the transition
 	// after the admission spreads a whole second's group, so EntryBound is the GCRA's bound of
 	// a window one second longer, floor((W+1 s)/T) + Burst.
@@ -259,7 +265,8 @@ func rateFigures(ctx context.Context, st *stack.Stack, rate *machines.RateOption
 	for _, w := range RateWindows {
 		d := time.Duration(w * float64(time.Second))
 		f.Windows = append(f.Windows, RateWindow{Seconds: w,
-			MaxPermits: mostWithinAny(permits, d), MaxAdmissions: mostWithinAny(admissions, d), Bound: int(d/interval) + rate.Burst,
+			MaxPermits: mostWithinAny(permits, d), MaxAdmissions: mostWithinAny(admissions, d),
+			Bound: int(d/interval) + rate.Burst, ExactBound: int((d+interval-1)/interval) + rate.Burst - 1,
 			MaxEntries: mostWithinAny(entries, d), EntryBound: int((d+time.Second)/interval) + rate.Burst})
 	}
 	return f, nil
