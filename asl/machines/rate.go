@@ -112,8 +112,9 @@ const (
 	DefaultRateBurst = 1
 )
 
-// RateOptions limits how often executions enter the work: at most PerSecond·W + Burst
-// executions enter within any window of W seconds (GCRA), per lock name. Nil means no limit.
+// RateOptions limits how often executions enter the work: the gate admits at most
+// PerSecond·W + Burst executions within any window of W whole seconds (GCRA), per lock name, and
+// each enters the work one state transition after its admission. Nil means no limit.
 type RateOptions struct {
 	// PerSecond is the rate in permits a second, as ratelimit.Config.Limit; it may be
 	// fractional (0.5 is one permit every 2 s). Required: MinRatePerSecond to MaxRatePerSecond.
