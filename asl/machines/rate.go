@@ -40,12 +40,13 @@ import (
 // Permit, admission, entry. Write n for a decision's now, v for the TAT its write leaves and
 // B for Burst. The permit, what the GCRA granted, is p = max(n, v − B·T), the library's
 // (ratelimit) slot for the same write. The admission is when the gate lets the execution go:
-// the end of Wait For Rate Slot (or of Restart Rate in Reject mode). The entry is Run Work's
-// start, one state transition later. Two facts hold for every permit, whatever the order in
-// which concurrent writes land: (1) v >= n + T (Take's condition tat >= n; Restart sets n + T),
-// and (2) the TATs that successive writes leave are at least T apart (an addition of T; a
-// Restart raises a TAT below n to n + T). So v ∈ [p + T, p + B·T] and the permits are exactly
-// GCRA-conformant: any k of them within L seconds have (k−1)·T <= L + (B−1)·T.
+// the end of Wait For Rate Slot (or of Restart Rate, which goes straight to the work in Reject
+// mode). The entry is Run Work's start, one state transition later. Two facts hold for every
+// permit, whatever the order in which concurrent writes land: (1) v >= n + T (Take's condition
+// tat >= n; Restart sets n + T), and (2) the TATs that successive writes leave are at least T
+// apart (an addition of T; a Restart raises a TAT below n to n + T). So v ∈ [p + T, p + B·T]
+// and the permits are exactly GCRA-conformant: any k of them within L seconds have
+// (k−1)·T <= L + (B−1)·T.
 //
 // AWS Step Functions truncates a Wait's Timestamp to the second ("Step Functions considers the
 // time value up to seconds and truncates milliseconds"), so a Wait can only end at a whole
@@ -82,9 +83,10 @@ import (
 // executions at each whole second, so with Burst below PerSecond the admissions conform only to
 // a larger burst (at most B + ⌈PerSecond⌉: a ∈ [v − B·T, v − T + 1 s)). Charging the rounding to
 // the TAT (TAT = max(TAT, a) + T) would make them conform, but it is not additive (the
-// increment depends on the TAT read: one read and a compare-and-set per permit, conflicting
-// under concurrency) and at Burst 1 it halves a rate of 2 a second (one admission per whole
-// second); the Go library's GCRA would then no longer be the same algorithm on the same item.
+// increment depends on the TAT: a compare-and-set on the value read, which concurrent
+// executions make fail and retry) and at Burst 1 it halves a rate of 2 a second (one admission
+// per whole second); the Go library's GCRA would then no longer be the same algorithm on the
+// same item.
 
 // RateMode says what the Rate gate does with an execution that comes too early.
 type RateMode string
