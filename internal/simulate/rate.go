@@ -99,8 +99,8 @@ type RateWindow struct {
 func (f *RateFigures) Admissions() []time.Duration { return f.admissions }
 
 // violations lists what breaks the Rate's promise: a window with more permits or admissions
-// than the GCRA bound, permits that do not conform to the GCRA, an admission before its permit
-// or an entry before its admission.
+// than the GCRA bound, permits that do not conform to the GCRA, a rejection that kept its slot,
+// an admission before its permit or an entry before its admission.
 func (f *RateFigures) violations() []string {
 	var out []string
 	for _, w := range f.Windows {
