@@ -92,6 +92,9 @@ func TestWaitState(t *testing.T) {
 		{"Timestamp in the future", `"Timestamp":"2024-03-01T13:00:00Z"`, `{}`, 0, until("2024-03-01T13:00:00Z")},
 		{"TimestampPath with an offset", `"TimestampPath":"$.t"`, `{"t":"2024-03-01T14:30:00+02:00"}`, 0, until("2024-03-01T12:30:00Z")},
 		{"Timestamp in the past", `"Timestamp":"2016-03-14T01:59:00Z"`, `{}`, 0, time.Time{}},
+		// AWS truncates a Wait's timestamp to the second.
+		{"Timestamp with milliseconds", `"Timestamp":"2024-03-01T13:00:00.750Z"`, `{}`, 0, until("2024-03-01T13:00:00Z")},
+		{"TimestampPath with nanoseconds", `"TimestampPath":"$.t"`, `{"t":"2024-03-01T13:00:07.999999999Z"}`, 0, until("2024-03-01T13:00:07Z")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

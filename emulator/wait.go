@@ -40,7 +40,7 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 	case w.seconds != nil:
 		return time.Duration(*w.seconds) * time.Second, nil
 	case w.timestamp != nil:
-		return w.timestamp.Sub(r.now()), nil
+		return r.untilTimestamp(*w.timestamp), nil
 	case w.secondsPath != nil:
 		v, ok := w.secondsPath.Get(effective, r.pathRoot(s, w.secondsPath))
 		if !ok {
@@ -63,7 +63,7 @@ func (r *runner) waitDuration(s *stateRun, effective any) (time.Duration, error)
 		if !ok {
 			return 0, s.runtimeError(fmt.Sprintf("The TimestampPath parameter does not reference a valid ISO-8601 extended offset date-time format string: %s == %s", w.timestampPath.Text, describeValue(v)))
 		}
-		return t.Sub(r.now()), nil
+		return r.untilTimestamp(t), nil
 	}
 }
 
@@ -95,5 +95,12 @@ func (r *runner) jsonataWaitDuration(s *stateRun, input any) (time.Duration, err
 	if !ok {
 		return 0, r.queryFailure(s, "Timestamp", "The Timestamp field cannot be parsed as an ISO-8601 extended offset date-time format string: "+describeValue(v))
 	}
-	return t.Sub(r.now()), nil
+	return r.untilTimestamp(t), nil
+}
+
+// untilTimestamp is how long a Wait with the timestamp t waits: until t truncated to the second,
+// as AWS does ("Step Functions considers the time value up to seconds and truncates
+// milliseconds", Wait state documentation), so that a wait until 12:00:00.750 ends at 12:00:00.
+func (r *runner) untilTimestamp(t time.Time) time.Duration {
+	return t.Truncate(time.Second).Sub(r.now())
 }

@@ -2,6 +2,7 @@ package test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -13,8 +14,9 @@ import (
 )
 
 // runRate runs the demo with a Rate on the skipping clock and checks what every run must keep:
-// no violation (the limit, leaks, and entries per window under the GCRA bound), every execution
-// ended, and the lock settled with no holder.
+// no violation (the limit, leaks; permits and admissions per window within the GCRA bound,
+// permits conforming to the GCRA, no admission before its permit), every execution ended, and
+// the lock settled with no holder.
 func runRate(t *testing.T, cfg demo.Config, executions int, seed uint64) *simulate.Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -27,10 +29,26 @@ func runRate(t *testing.T, cfg demo.Config, executions int, seed uint64) *simula
 	if f == nil {
 		t.Fatal("the run reports no Rate figures: the machine has no Rate gate")
 	}
-	t.Logf("succeeded %d, failed %v, max overlap %d; permits %d, rejected %d, %.2f entries/s, windows %+v, lag ≤ %.3fs, %.2f WU per permit, %.2f per rejection",
-		r.Succeeded, r.FailedByError, r.MaxConcurrentWork, f.Permits, f.Rejected, f.EntriesPerSecond, f.Windows, f.MaxEntryLagSeconds, f.WriteUnitsPerPermit, f.WriteUnitsPerRejection)
+	t.Logf("succeeded %d, failed %v, max overlap %d; permits %d, rejected %d, %.2f admissions/s, windows %+v, bursts %d / %d, admission lag %.3f to %.3f s, entry lag p50 %.3f s, %.2f WU per permit, %.2f per rejection",
+		r.Succeeded, r.FailedByError, r.MaxConcurrentWork, f.Permits, f.Rejected, f.AdmissionsPerSecond, f.Windows, f.PermitBurst, f.AdmissionBurst,
+		f.MinAdmissionLagSeconds, f.MaxAdmissionLagSeconds, f.EntryLagP50Seconds, f.WriteUnitsPerPermit, f.WriteUnitsPerRejection)
 	if v := res.Violations(); len(v) > 0 {
 		t.Errorf("violations: %v", v)
+	}
+	// The same promises, asserted here too, so that a change to what Violations counts cannot
+	// drop them unseen.
+	for _, w := range f.Windows {
+		if w.MaxPermits > w.Bound || w.MaxAdmissions > w.Bound {
+			t.Errorf("a %gs window held %d permits and %d admissions; the GCRA bound is %d", w.Seconds, w.MaxPermits, w.MaxAdmissions, w.Bound)
+		}
+	}
+	if f.PermitBurst > f.Burst {
+		t.Errorf("the permits conform to the GCRA with burst %d, not the rate's %d", f.PermitBurst, f.Burst)
+	}
+	// An admission before its permit is what a gate that stopped rounding up would show: the
+	// emulator, as AWS, truncates a Wait's timestamp to the second.
+	if f.Permits > 0 && (f.MinAdmissionLagSeconds < 0 || f.MinEntryLagSeconds < 0) {
+		t.Errorf("admitted %.3f s after its permit, entered %.3f s after its admission at the earliest; want neither early", f.MinAdmissionLagSeconds, f.MinEntryLagSeconds)
 	}
 	if len(res.UnexpectedFailures) > 0 {
 		t.Errorf("executions failed with errors the scenario did not ask for: %v", res.UnexpectedFailures)
@@ -47,39 +65,68 @@ func runRate(t *testing.T, cfg demo.Config, executions int, seed uint64) *simula
 }
 
 // TestRateDelayKeepsTheBound runs 200 executions through a limit of 10 and a Rate of 2 a
-// second (Delay): the work (1 s) would let 10 a second in, so the rate binds. The permits never
-// exceed the GCRA bound in any window, no execution enters before its permit, entries stay
-// within the bound of a window one second longer (AWS waits to the second), nothing is
-// rejected, and the entry rate is the rate.
+// second (Delay), both wait strategies. With 1 s of work the concurrency would let 10 a second
+// in, so the rate binds: with a backlog the gate grants R·W permits a window, and the admission
+// rate is the rate. With 5 s of work (the run) the limit lets about as many in as the
+// rate, so the rate goes idle and busy in turn. In every case the permits and the admissions
+// keep the GCRA's bound in every window (runRate), and the admissions, all at whole seconds with
+// Burst 1, keep its exact bound ⌈W/T⌉ + Burst − 1 too (the gate that rounded the permit up
+// instead let 3 in within one second of the 5 s run), in groups of at most two: their
+// conformant burst is 2. With Burst 3 an execution whose permit was due at the last whole
+// second goes at once, a write and a transition after its decision: that lag may cost the
+// exact bound one, so that run keeps the Rate's bound (runRate).
 func TestRateDelayKeepsTheBound(t *testing.T) {
-	for _, strategy := range []semaphore.WaitStrategy{semaphore.WaitPoll, semaphore.WaitCallback} {
-		t.Run(string(strategy), func(t *testing.T) {
+	for _, tc := range []struct {
+		strategy semaphore.WaitStrategy
+		work     time.Duration
+		burst    int
+	}{
+		{semaphore.WaitPoll, time.Second, 1},
+		{semaphore.WaitCallback, time.Second, 1},
+		{semaphore.WaitCallback, 5 * time.Second, 1},
+		{semaphore.WaitCallback, time.Second, 3},
+	} {
+		t.Run(fmt.Sprintf("%s/%s/burst-%d", tc.strategy, tc.work, tc.burst), func(t *testing.T) {
 			cfg := demo.DefaultConfig()
-			cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy = 10, time.Second, 0.1, strategy
-			cfg.Rate = &semaphore.Rate{PerSecond: 2}
+			cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy = 10, tc.work, 0.1, tc.strategy
+			cfg.Rate = &semaphore.Rate{PerSecond: 2, Burst: tc.burst}
 			res := runRate(t, cfg, 200, 11)
 			f := res.Rate
 			if f.Permits != 200 || f.Rejected != 0 {
 				t.Errorf("%d permits, %d rejected; want 200 and 0 in Delay mode", f.Permits, f.Rejected)
 			}
-			// The bound is nearly tight: with a backlog the gate grants R·W permits a window,
-			// and the burst once.
-			if w := f.Windows[1]; w.MaxPermits < w.Bound-1 {
-				t.Errorf("at most %d permits in a %gs window, want the bound %d: the rate does not bind", w.MaxPermits, w.Seconds, w.Bound)
+			if tc.burst > 1 {
+				return
 			}
-			if f.EntriesPerSecond < 1.9 || f.EntriesPerSecond > 2.01 {
-				t.Errorf("%.3f entries a second, want 2", f.EntriesPerSecond)
+			for _, w := range f.Windows {
+				if w.MaxAdmissions > w.ExactBound {
+					t.Errorf("a %gs window held %d admissions, above the exact GCRA bound %d", w.Seconds, w.MaxAdmissions, w.ExactBound)
+				}
+			}
+			if f.AdmissionBurst > 2 {
+				t.Errorf("the admissions conform to the GCRA with burst %d, want at most 2: two permits a second, released at whole seconds", f.AdmissionBurst)
 			}
 			if res.Report.MaxConcurrentWork > cfg.Limit {
 				t.Errorf("%d executions worked at once, above the limit %d", res.Report.MaxConcurrentWork, cfg.Limit)
+			}
+			if tc.work > time.Second {
+				return
+			}
+			if w := f.Windows[1]; w.MaxPermits < w.ExactBound || w.MaxAdmissions < w.ExactBound {
+				t.Errorf("at most %d permits and %d admissions in a %gs window, want the bound %d: the rate does not bind", w.MaxPermits, w.MaxAdmissions, w.Seconds, w.ExactBound)
+			}
+			// The mean from the first admission to the last counts whole-second groups of two:
+			// 199 admissions after the first over 99 s is 2.01 a second.
+			if f.AdmissionsPerSecond < 1.9 || f.AdmissionsPerSecond > 2.02 {
+				t.Errorf("%.3f admissions a second, want 2", f.AdmissionsPerSecond)
 			}
 		})
 	}
 }
 
 // TestRateRejectGivesTheSlotBack runs executions at once through a Rate of 2 a second with a
-// burst of 3 (Reject): those the rate refuses fail with Turnstile.RateLimited, and the lock
-// settles with no slot held.
+// burst of 3 (Reject): those the rate refuses fail with Turnstile.RateLimited after giving
+// their slot back, and the lock settles with no slot held.
 func TestRateRejectGivesTheSlotBack(t *testing.T) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.WorkDuration, cfg.FailureRate = 10, time.Second, 0
@@ -91,6 +138,11 @@ func TestRateRejectGivesTheSlotBack(t *testing.T) {
 	}
 	if r.FailedByError[machines.ErrorRateLimited] != f.Rejected || r.Failed != f.Rejected {
 		t.Errorf("failures %v; want exactly the %d rejections, as %s", r.FailedByError, f.Rejected, machines.ErrorRateLimited)
+	}
+	// A rejected execution holds no slot: its own history shows the release before it failed
+	// (runRate checks that the lock settled with none held).
+	if f.RejectedUnreleased != 0 {
+		t.Errorf("%d of the %d rejected executions failed without giving their slot back", f.RejectedUnreleased, f.Rejected)
 	}
 	if r.FailedByError[work.ErrorNameWorkFailed] != 0 {
 		t.Errorf("the work failed %d times with a failure rate of 0", r.FailedByError[work.ErrorNameWorkFailed])

@@ -26,11 +26,9 @@ import (
 //
 //   - Take Rate Permit, the TAT is ahead of now (a busy rate): SET tat = tat + T, on condition
 //     tat >= now (Reject: now <= tat <= now + (Burst-1)·T). Additive, so that concurrent
-//     executions do not conflict. The permit's slot is new TAT - Burst·T: Wait For Rate Slot
-//     waits until it, rounded up to the whole second (AWS truncates a Wait's timestamp to the
-//     second), then the work runs; a slot already passed runs the work at once.
+//     executions do not conflict.
 //   - Restart Rate, on a failed condition: the rate was idle (TAT behind now, or no item yet):
-//     SET tat = now + T on condition tat < now or no tat. The slot is now: the work runs at once.
+//     SET tat = now + T on condition tat < now or no tat.
 //   - Retake Rate Permit, when that fails too: another execution restarted the rate in between,
 //     so the TAT is at or after the Restart's now and Take's condition, dated with that now,
 //     can only fail in Reject mode, when the rate is spent: the execution gives its slot back
@@ -38,14 +36,66 @@ import (
 //
 // A busy rate costs one write per permit, an idle one two, a race three; every state runs at
 // most once per execution, so the gate has no loop.
+//
+// Permit, admission, entry. Write n for a decision's now, v for the TAT its write leaves and
+// B for Burst. The permit, what the GCRA granted, is p = max(n, v − B·T), the library's
+// (ratelimit) slot for the same write. The admission is when the gate lets the execution go:
+// the end of Wait For Rate Slot (or of Restart Rate, which goes straight to the work in Reject
+// mode). The entry is Run Work's start, one state transition later. Two facts hold for every
+// permit, whatever the order in which concurrent writes land: (1) v >= n + T (Take's condition
+// tat >= n; Restart sets n + T), and (2) the TATs that successive writes leave are at least T
+// apart (an addition of T; a Restart raises a TAT below n to n + T). So v ∈ [p + T, p + B·T]
+// and the permits are exactly GCRA-conformant: any k of them within L seconds have
+// (k−1)·T <= L + (B−1)·T.
+//
+// AWS Step Functions truncates a Wait's Timestamp to the second ("Step Functions considers the
+// time value up to seconds and truncates milliseconds"), so a Wait can only end at a whole
+// second: waiting until p itself would end the wait early. Rounding p up to the second, as the
+// gate once did (a = p at once, else ⌈p⌉), is not enough: an idle rate could then admit at
+// once, within the second after a whole second that released the permits of the second before
+// (the TAT does not hold the rounding), and 2/s with burst 1 could admit 4 within one second
+// (permits at 0.1 and 0.6 released together at 1.0, then permits of a rate gone idle admitted at
+// once at 1.2 and 1.7: 4 in [1, 2), over the bound of 3).
+// The gate therefore decides the admission from the TAT, not from the permit:
+//
+//	Delay: a = max(n, ⌈v − B·T⌉), ⌈·⌉ rounding up to the whole second
+//
+// (the Wait's Timestamp; a timestamp already passed ends the Wait at once). An execution is
+// admitted at once only when its permit was due at the last whole second, else at the first
+// whole second at or after it. The bound: let W be a whole number of seconds, t any time,
+// m = ⌈t⌉. An admission in [t, t+W) at a whole second (a = ⌈v − B·T⌉ > n) has
+// v − B·T ∈ (m−1, m+W−1]; one at once (a = n >= ⌈v − B·T⌉, a whole number) has
+// v − B·T <= ⌊n⌋ <= m+W−1 and, by (1), v >= n + T >= t + T > m − 1 + T. Every such v lies in
+// (m − 1 + T, m + W − 1 + B·T], a half-open interval of W + (B−1)·T seconds that by (2) holds at
+// most ⌈W/T⌉ + B − 1 of them: the GCRA's own bound for [t, t+W), at most floor(W/T) + B.
+// With B = 1 no admission is at once (⌈v − T⌉ > n unless n is a whole second): every admission,
+// an idle rate's first too, waits for the next whole second (0.5 s on average).
+//
+//	Reject: a = n, since the condition makes v <= n + B·T: v ∈ [n + T, n + B·T], the same bound
+//	for any W.
+//
+// What the bound leaves out: an admission at once happens its write's reply and a transition
+// after n (AWS's Wait ends at, or shortly after, its second), which widens the interval by that
+// lag λ: ⌈(W + λ)/T⌉ + B − 1, still floor(W/T) + B while λ < T for a whole W/T; a write retried
+// after a transient error keeps its n (the state's entered time) and may land seconds later.
+// Exact conformance of the admissions themselves is out of reach at full rate: GCRA(T, B)
+// admits at most B at one instant, and when the rate is busy the Wait releases about PerSecond
+// executions at each whole second, so with Burst below PerSecond the admissions conform only to
+// a larger burst (at most B + ⌈PerSecond⌉: a ∈ [v − B·T, v − T + 1 s)). Charging the rounding to
+// the TAT (TAT = max(TAT, a) + T) would make them conform, but it is not additive (the
+// increment depends on the TAT: a compare-and-set on the value read, which concurrent
+// executions make fail and retry) and at Burst 1 it halves a rate of 2 a second (one admission
+// per whole second); the Go library's GCRA would then no longer be the same algorithm on the
+// same item.
 
 // RateMode says what the Rate gate does with an execution that comes too early.
 type RateMode string
 
 // The Rate modes.
 const (
-	// RateDelay makes the execution wait, in a Wait state, until its permit's time rounded up to
-	// the whole second (AWS waits to the second).
+	// RateDelay makes the execution wait, in a Wait state, until the first whole second at or
+	// after its permit's time (AWS waits to the second), or not at all when the permit was due
+	// at the last whole second.
 	RateDelay RateMode = "Delay"
 	// RateReject fails the execution with ErrorRateLimited after it gave its slot back.
 	RateReject RateMode = "Reject"
@@ -64,8 +114,9 @@ const (
 	DefaultRateBurst = 1
 )
 
-// RateOptions limits how often executions enter the work: at most PerSecond·W + Burst
-// executions enter within any window of W seconds (GCRA), per lock name. Nil means no limit.
+// RateOptions limits how often executions enter the work: the gate admits at most
+// PerSecond·W + Burst executions within any window of W whole seconds (GCRA), per lock name, and
+// each enters the work one state transition after its admission. Nil means no limit.
 type RateOptions struct {
 	// PerSecond is the rate in permits a second, as ratelimit.Config.Limit; it may be
 	// fractional (0.5 is one permit every 2 s). Required: MinRatePerSecond to MaxRatePerSecond.
@@ -260,11 +311,11 @@ func (b builder) rateGate() asl.States {
 
 // Members the gate adds to the execution's data.
 const (
-	// dataRateSlot is when Wait For Rate Slot ends, an RFC 3339 timestamp: the permit's time
-	// rounded up to the whole second, or now.
+	// dataRateSlot is when Wait For Rate Slot ends, the admission, an RFC 3339 timestamp: a
+	// whole second, or now (see admission).
 	dataRateSlot = "rateSlot"
 	// dataRatePermit is the permit's own time, max(now, TAT - Burst·T), to the millisecond
-	// (rounded up): what the GCRA granted, kept for the record.
+	// (rounded up): what the GCRA granted, kept for the record (turnstile simulate reads it).
 	dataRatePermit = "ratePermit"
 	// dataRateNowMs is the time of the Restart, in Unix milliseconds.
 	dataRateNowMs = "rateNowMs"
@@ -288,16 +339,27 @@ func nanos(msExpr string, offset time.Duration) map[string]any {
 	return map[string]any{"N": fmt.Sprintf("{%% $string(%s) & '%06d' %%}", expr, rest)}
 }
 
-// slot is the expression of the time Wait For Rate Slot waits until after a successful Take:
-// the permit's slot TAT - Burst·T (the TAT read from the update's result), or now when the slot
-// has passed. A slot ahead is rounded up to the whole second: AWS Step Functions truncates a
-// Wait's Timestamp to the second, which would otherwise end the wait early.
+// slot is the expression of the data a successful Take adds: the permit, max(now, TAT - Burst·T)
+// rounded up to the millisecond (the TAT read from the update's result), and the admission
+// the Wait waits until (see admission).
 func (g gcraExpressions) slot(nowMs string) string {
 	ms, rest := g.tolerance/time.Millisecond, g.tolerance%time.Millisecond
 	return fmt.Sprintf("($tat := $states.result.Attributes.%s.N; $now := %s; "+
 		"$slot := $number($substring($tat, 0, $length($tat) - 6)) - %d + $ceil(($number($substring($tat, $length($tat) - 6)) - %d) / 1000000); "+
-		"{'%s': $fromMillis($slot <= $now ? $now : $ceil($slot / 1000) * 1000), '%s': $fromMillis($max([$slot, $now]))})",
-		gcra.AttributeTAT, nowMs, ms, rest, dataRateSlot, dataRatePermit)
+		"{'%s': %s, '%s': $fromMillis($max([$slot, $now]))})",
+		gcra.AttributeTAT, nowMs, ms, rest, dataRateSlot, g.admission(), dataRatePermit)
+}
+
+// admission is the expression of Wait For Rate Slot's Timestamp from $now (the decision's time)
+// and $slot (TAT - Burst·T, rounded up to the millisecond), both in Unix milliseconds. Delay:
+// max(now, the slot rounded up to the whole second), the admission the comment at the top of
+// this file proves within the GCRA's bound; a timestamp already passed ends the Wait at once.
+// Reject: now (the Take's condition keeps the slot at or before now).
+func (g gcraExpressions) admission() string {
+	if g.reject {
+		return "$fromMillis($now)"
+	}
+	return "$fromMillis($max([$now, $ceil($slot / 1000) * 1000]))"
 }
 
 // takePermit is Take Rate Permit (or Retake, with nowMs the Restart's time): the additive update
@@ -327,12 +389,25 @@ func (b builder) takePermit(g gcraExpressions, nowMs string, failed *asl.Catcher
 	}
 }
 
-// restartRate is Restart Rate: the update of an idle rate, whose permit is usable at once.
+// restartRate is Restart Rate: the update of an idle rate, whose permit is its now. In Delay mode
+// its admission is decided as Take's is, from the TAT it writes (now + T), so it goes through
+// Wait For Rate Slot; in Reject mode the work starts at once.
 func (b builder) restartRate(g gcraExpressions) *asl.Task {
 	nowMs := "$toMillis($states.context.State.EnteredTime)"
+	output, next := "{% $states.input %}", StateRunWork
+	if !g.reject {
+		// TAT - Burst·T = now - (Burst-1)·T, rounded up to the millisecond.
+		slot := "$now"
+		if early := (g.tolerance - g.interval) / time.Millisecond; early > 0 {
+			slot = fmt.Sprintf("$now - %d", early)
+		}
+		output = fmt.Sprintf("{%% $merge([$states.input, ($now := %s; $slot := %s; {'%s': %s, '%s': $fromMillis($now)})]) %%}",
+			nowMs, slot, dataRateSlot, g.admission(), dataRatePermit)
+		next = StateWaitForRateSlot
+	}
 	return &asl.Task{
-		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: "{% $states.input %}"},
-		Transition: asl.Next(StateRunWork),
+		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: output},
+		Transition: asl.Next(next),
 		Resource:   ResourceUpdateItem,
 		Arguments: map[string]any{
 			"TableName":                 b.o.TableName,

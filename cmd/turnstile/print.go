@@ -6,9 +6,11 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/internal/capacity"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
@@ -110,21 +112,53 @@ func failures(byError map[string]int) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
-// printRate renders what a run with a Rate measured: entries per window against the bound.
+// printRate renders what a run with a Rate measured: permits and admissions per window against
+// the GCRA bound, the GCRA replayed over them, and the entries, for information.
 func printRate(tw *tabwriter.Writer, f *simulate.RateFigures) {
 	fmt.Fprintf(tw, "Rate\t%g a second, burst %d, %s: %d entered, %d rejected\t\n", f.PerSecond, f.Burst, f.Mode, f.Permits, f.Rejected)
-	fmt.Fprintf(tw, "Entries per second\t%.3f (first entry to last)\t\n", f.EntriesPerSecond)
+	if f.Rejected > 0 {
+		verdict := "ok"
+		if f.RejectedUnreleased > 0 {
+			verdict = "HELD A SLOT"
+		}
+		fmt.Fprintf(tw, "Rejected\t%d failed with %s, %d of them without giving their slot back\t%s\n", f.Rejected, machines.ErrorRateLimited, f.RejectedUnreleased, verdict)
+	}
+	fmt.Fprintf(tw, "Admissions per second\t%.3f (first admission to last)\t\n", f.AdmissionsPerSecond)
 	for _, w := range f.Windows {
 		verdict := "ok"
-		if w.MaxPermits > w.Bound || w.MaxEntries > w.EntryBound {
+		if w.MaxPermits > w.Bound || w.MaxAdmissions > w.Bound {
 			verdict = "OVER THE RATE"
 		}
-		fmt.Fprintf(tw, "Most in %g s\t%d permits of at most %d; %d entries of at most %d\t%s\n", w.Seconds, w.MaxPermits, w.Bound, w.MaxEntries, w.EntryBound, verdict)
+		fmt.Fprintf(tw, "Most in %g s\t%d permits, %d admissions, of at most %d (exact GCRA bound %d)\t%s\n", w.Seconds, w.MaxPermits, w.MaxAdmissions, w.Bound, w.ExactBound, verdict)
 	}
+	verdict := "ok"
+	if f.PermitBurst > f.Burst {
+		verdict = "OVER THE RATE"
+	}
+	fmt.Fprintf(tw, "GCRA replayed\tpermits conform with burst %d; admissions with burst %d (whole-second groups)\t%s\n", f.PermitBurst, f.AdmissionBurst, verdict)
+	verdict = "ok"
+	if f.MinAdmissionLagSeconds < 0 {
+		verdict = "EARLY"
+	}
+	fmt.Fprintf(tw, "Admission after its permit\t%.3f to %.3f s\t%s\n", f.MinAdmissionLagSeconds, f.MaxAdmissionLagSeconds, verdict)
+	var most, bounds []string
+	for _, w := range f.Windows {
+		most, bounds = append(most, strconv.Itoa(w.MaxEntries)), append(bounds, strconv.Itoa(w.EntryBound))
+	}
+	fmt.Fprintf(tw, "Entry after its admission\tp50 %.3f s, max %.3f s\t\n", f.EntryLagP50Seconds, f.EntryLagMaxSeconds)
+	fmt.Fprintf(tw, "Most entries in %s s\t%s (bound of a window 1 s longer: %s)\t\n", windowSeconds(f.Windows), strings.Join(most, " / "), strings.Join(bounds, " / "))
 	perRejection := ""
 	if f.Rejected > 0 {
 		perRejection = fmt.Sprintf(", %.2f per rejection", f.WriteUnitsPerRejection)
 	}
 	fmt.Fprintf(tw, "Rate gate cost\t%.2f write units per permit%s\t\n", f.WriteUnitsPerPermit, perRejection)
-	fmt.Fprintf(tw, "Entry after its permit\t%.3f to %.3f s\t\n", f.MinEntryLagSeconds, f.MaxEntryLagSeconds)
+}
+
+// windowSeconds renders the windows' lengths as "1 / 10 / 60".
+func windowSeconds(windows []simulate.RateWindow) string {
+	var out []string
+	for _, w := range windows {
+		out = append(out, strconv.FormatFloat(w.Seconds, 'g', -1, 64))
+	}
+	return strings.Join(out, " / ")
 }

@@ -200,7 +200,7 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 			Title: fmt.Sprintf("%d executions through a semaphore of %d (seed %d)", res.Report.Started, res.Limit, f.seed),
 			Limit: res.Limit,
 			Work:  res.Work(),
-			Rate:  res.EntryRate(),
+			Rate:  res.AdmissionRate(),
 		}
 		if err := chart.Write(f.chart, c); err != nil {
 			return err

@@ -72,7 +72,7 @@ const (
 )
 
 // Rate limits how often executions enter the work, per lock name: at most PerSecond·W + Burst
-// in any window of W seconds, with the generic cell rate algorithm kept in the lock table (see
+// admitted in any window of W whole seconds, with the generic cell rate algorithm kept in the lock table (see
 // machines.RateOptions). PerSecond is required; Burst defaults to machines.DefaultRateBurst (1)
 // and Mode to RateDelay.
 type Rate = machines.RateOptions
@@ -82,8 +82,9 @@ type RateMode = machines.RateMode
 
 // The Rate modes.
 const (
-	// RateDelay makes the execution wait in a Wait state, holding its slot, until its permit's
-	// time: one write per permit while the rate is busy.
+	// RateDelay makes the execution wait in a Wait state, holding its slot, until the first
+	// whole second at or after its permit's time (AWS waits to the second): one write per permit
+	// while the rate is busy.
 	RateDelay = machines.RateDelay
 	// RateReject gives the slot back and fails the execution with Turnstile.RateLimited
 	// (machines.ErrorRateLimited).

@@ -35,24 +35,25 @@ type Concurrency struct {
 	Limit int
 	// Work holds one interval per execution that entered the work step.
 	Work []Interval
-	// Rate, when set, adds the entry rate: entries into the work per second, and the rate
-	// limit as a line. Default: nil, no entry rate.
-	Rate *EntryRate
+	// Rate, when set, adds the admission rate: executions the Rate gate let into the work per
+	// second, and the rate limit as a line. Default: nil, no admission rate.
+	Rate *AdmissionRate
 }
 
-// EntryRate is the entry rate a chart draws beside the concurrency.
-type EntryRate struct {
+// AdmissionRate is the admission rate a chart draws beside the concurrency.
+type AdmissionRate struct {
 	// PerSecond is the rate limit, drawn as a dotted line.
 	PerSecond float64
-	// Entries are the times executions entered the work, measured from the start of the run.
-	Entries []time.Duration
+	// Admissions are the times the Rate gate let executions go into the work, measured from the
+	// start of the run.
+	Admissions []time.Duration
 }
 
-// PerSecondBuckets counts the entries in each whole second from 0 to the last entry: element i
-// counts the entries in [i s, i+1 s).
-func (r EntryRate) PerSecondBuckets() []int {
+// PerSecondBuckets counts the admissions in each whole second from 0 to the last one: element i
+// counts the admissions in [i s, i+1 s).
+func (r AdmissionRate) PerSecondBuckets() []int {
 	var out []int
-	for _, e := range r.Entries {
+	for _, e := range r.Admissions {
 		i := int(e / time.Second)
 		for len(out) <= i {
 			out = append(out, 0)
@@ -125,7 +126,7 @@ func (c Concurrency) plot() (*plot.Plot, error) {
 	p.X.Label.Text = "time since the first start (s)"
 	p.Y.Label.Text = "executions working"
 	if c.Rate != nil {
-		p.Y.Label.Text = "executions working; entries a second"
+		p.Y.Label.Text = "executions working; admissions a second"
 	}
 	p.Y.Min = 0
 	p.Add(plotter.NewGrid())
@@ -188,8 +189,8 @@ func (c Concurrency) plot() (*plot.Plot, error) {
 	return p, nil
 }
 
-// add draws the entries per second as a step curve and the rate limit as a dotted line.
-func (r EntryRate) add(p *plot.Plot) error {
+// add draws the admissions per second as a step curve and the rate limit as a dotted line.
+func (r AdmissionRate) add(p *plot.Plot) error {
 	buckets := r.PerSecondBuckets()
 	curve := make(plotter.XYs, 0, 2*len(buckets))
 	for i, n := range buckets {
@@ -205,7 +206,7 @@ func (r EntryRate) add(p *plot.Plot) error {
 	line.Color = color.RGBA{R: 44, G: 160, B: 44, A: 255}
 	line.Width = vg.Points(1)
 	p.Add(line)
-	p.Legend.Add("entries per second", line)
+	p.Legend.Add("admissions per second", line)
 	end := curve[len(curve)-1].X
 	limit, err := plotter.NewLine(plotter.XYs{{X: 0, Y: r.PerSecond}, {X: end, Y: r.PerSecond}})
 	if err != nil {

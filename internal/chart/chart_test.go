@@ -19,10 +19,10 @@ func TestSteps(t *testing.T) {
 	}
 }
 
-// TestPerSecondBuckets checks that entries are counted in the whole second they fall in.
+// TestPerSecondBuckets checks that admissions are counted in the whole second they fall in.
 func TestPerSecondBuckets(t *testing.T) {
 	ms := time.Millisecond
-	r := EntryRate{PerSecond: 2, Entries: []time.Duration{0, 400 * ms, 999 * ms, 1000 * ms, 3500 * ms}}
+	r := AdmissionRate{PerSecond: 2, Admissions: []time.Duration{0, 400 * ms, 999 * ms, 1000 * ms, 3500 * ms}}
 	if got, want := r.PerSecondBuckets(), []int{3, 1, 0, 1}; !reflect.DeepEqual(got, want) {
 		t.Errorf("PerSecondBuckets = %v, want %v", got, want)
 	}
@@ -31,7 +31,7 @@ func TestPerSecondBuckets(t *testing.T) {
 func TestWriteFormats(t *testing.T) {
 	dir := t.TempDir()
 	c := Concurrency{Limit: 2, Work: []Interval{{Start: 0, End: time.Second}, {Start: 0, End: 2 * time.Second, Failed: true}},
-		Rate: &EntryRate{PerSecond: 1, Entries: []time.Duration{0, time.Second}}}
+		Rate: &AdmissionRate{PerSecond: 1, Admissions: []time.Duration{0, time.Second}}}
 	for ext, magic := range map[string][]byte{".svg": []byte("<svg"), ".png": []byte("\x89PNG"), ".pdf": []byte("%PDF")} {
 		path := filepath.Join(dir, "chart"+ext)
 		if err := Write(path, c); err != nil {

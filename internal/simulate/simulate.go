@@ -146,8 +146,8 @@ type Result struct {
 	// consumed, as DynamoDB bills them, and the largest item seen in a reply of the stack's
 	// tables (the lock item).
 	capacity.PerExecution
-	// Rate is what a machine with a Rate measured: entries per window against the GCRA bound,
-	// and the gate's write units per permit. Nil without a Rate.
+	// Rate is what a machine with a Rate measured: permits, admissions and entries per window
+	// against the GCRA bound, and the gate's write units per permit. Nil without a Rate.
 	Rate *RateFigures `json:"rate,omitempty"`
 }
 
@@ -264,7 +264,8 @@ func (g *startGate) open() { g.release() }
 
 // Violations lists the promises the run broke: more executions inside the work than the limit,
 // slots still held or executions still queued once everything settled, waiters admitted out
-// of their enqueue order, or more entries into the work in a window than the Rate allows.
+// of their enqueue order, or what breaks the Rate (RateFigures): more permits or admissions in a
+// window than it allows, or a rejected execution that kept its slot.
 func (r *Result) Violations() []string {
 	var out []string
 	if r.Report.MaxConcurrentWorkByKey != nil {
