@@ -2,6 +2,7 @@ package lock_test
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
@@ -131,4 +134,19 @@ func waiters(st lock.State) []string {
 		ws = append(ws, w.Execution)
 	}
 	return ws
+}
+
+// writeLimit writes the lock's live limit straight into its counter item, as a limit change
+// does before it admits anyone.
+func writeLimit(t *testing.T, c *lock.Client, limit int) {
+	t.Helper()
+	_, err := server.Client.UpdateItem(t.Context(), &dynamodb.UpdateItemInput{
+		TableName: aws.String(c.Table()), Key: lock.Key(lockName, lock.EntryLock),
+		UpdateExpression:          aws.String("SET #limit = :limit"),
+		ExpressionAttributeNames:  map[string]string{"#limit": lock.AttributeLimit},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":limit": &types.AttributeValueMemberN{Value: fmt.Sprint(limit)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

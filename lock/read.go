@@ -54,6 +54,16 @@ type State struct {
 	Count int `json:"count"`
 	// Tickets is the number of tickets drawn on the lock.
 	Tickets int64 `json:"tickets"`
+	// Limit is the lock's live limit, 0 when it has none (its callers' configured limit
+	// applies).
+	Limit int `json:"limit,omitempty"`
+	// LimitOverride: the live limit was set for this lock alone, and does not follow its
+	// semaphore's default.
+	LimitOverride bool `json:"limitOverride,omitempty"`
+	// Paused: the lock admits nobody (Pause).
+	Paused bool `json:"paused,omitempty"`
+	// Semaphore is the state machine whose default limit the lock follows, if any.
+	Semaphore string `json:"semaphore,omitempty"`
 	// Holders are the holding executions, with the time each took its slot, in ARN order.
 	Holders []Holder `json:"holders"`
 	// Waiters are the waiting executions, oldest first.
@@ -158,6 +168,7 @@ func (st *State) add(item map[string]types.AttributeValue) {
 	if entry == EntryLock {
 		ctr := parseCounter(item)
 		st.Count, st.Tickets = ctr.count, ctr.tickets
+		st.Limit, st.LimitOverride, st.Paused, st.Semaphore = ctr.limit, ctr.override, ctr.paused, ctr.semaphore
 		return
 	}
 	if e, ok := ExecutionOf(entry); ok {
