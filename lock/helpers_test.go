@@ -2,8 +2,8 @@ package lock_test
 
 import (
 	"context"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
