@@ -38,12 +38,13 @@ type fakeSFN struct {
 	mu     sync.Mutex
 	woken  map[string]lock.Wake
 	order  []string
+	failed map[string]string // token: error and cause
 	dead   map[string]bool
 	status map[string]sfntypes.ExecutionStatus
 }
 
 func newFakeSFN() *fakeSFN {
-	return &fakeSFN{woken: map[string]lock.Wake{}, dead: map[string]bool{}, status: map[string]sfntypes.ExecutionStatus{}}
+	return &fakeSFN{woken: map[string]lock.Wake{}, failed: map[string]string{}, dead: map[string]bool{}, status: map[string]sfntypes.ExecutionStatus{}}
 }
 
 func (f *fakeSFN) SendTaskSuccess(_ context.Context, in *sfn.SendTaskSuccessInput, _ ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error) {
@@ -70,6 +71,17 @@ func (f *fakeSFN) DescribeExecution(_ context.Context, in *sfn.DescribeExecution
 		status = sfntypes.ExecutionStatusRunning
 	}
 	return &sfn.DescribeExecutionOutput{Status: status}, nil
+}
+
+func (f *fakeSFN) SendTaskFailure(_ context.Context, in *sfn.SendTaskFailureInput, _ ...func(*sfn.Options)) (*sfn.SendTaskFailureOutput, error) {
+	tok := aws.ToString(in.TaskToken)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, done := f.woken[tok]; done || f.dead[tok] || f.failed[tok] != "" {
+		return nil, &sfntypes.TaskTimedOut{Message: aws.String("Provided task does not exist anymore")}
+	}
+	f.failed[tok] = aws.ToString(in.Error) + ": " + aws.ToString(in.Cause)
+	return &sfn.SendTaskFailureOutput{}, nil
 }
 
 // wokenOrder returns the completed tokens in order.
