@@ -50,6 +50,8 @@ func (c *Client) Leave(ctx context.Context, lock, execution string, ticket int64
 
 // State is what one read of a lock's partition shows.
 type State struct {
+	// Exists: the lock has a counter item (something drew a ticket, took a slot or set it).
+	Exists bool `json:"-"`
 	// Count is the counter item's number of holders.
 	Count int `json:"count"`
 	// Tickets is the number of tickets drawn on the lock.
@@ -167,7 +169,7 @@ func (st *State) add(item map[string]types.AttributeValue) {
 	entry := stringOf(item, AttributeEntry)
 	if entry == EntryLock {
 		ctr := parseCounter(item)
-		st.Count, st.Tickets = ctr.count, ctr.tickets
+		st.Exists, st.Count, st.Tickets = true, ctr.count, ctr.tickets
 		st.Limit, st.LimitOverride, st.Paused, st.Semaphore = ctr.limit, ctr.override, ctr.paused, ctr.semaphore
 		return
 	}

@@ -40,6 +40,19 @@ func TestOperatorCommandsRefuseBadInput(t *testing.T) {
 		{"release without a limit", []string{"release", "--table", "T", "--lock", "L", "--execution", arn}, "--limit is required"},
 		{"reconcile without a machine", []string{"reconcile", "--table", "T", "--limit", "2"}, "--state-machine must be a state machine ARN"},
 		{"reconcile without a limit", []string{"reconcile", "--table", "T", "--state-machine", machine}, "--limit is required"},
+		{"limit without a table", []string{"limit", "--lock", "L", "--set", "2"}, "--table is required"},
+		{"limit without a target", []string{"limit", "--table", "T", "--set", "2"}, "exactly one of --lock NAME"},
+		{"limit with both targets", []string{"limit", "--table", "T", "--lock", "L", "--default", "--set", "2"}, "exactly one of --lock NAME"},
+		{"limit without a change", []string{"limit", "--table", "T", "--lock", "L"}, "exactly one of --set N and --clear"},
+		{"limit set and clear", []string{"limit", "--table", "T", "--lock", "L", "--set", "2", "--clear"}, "exactly one of --set N and --clear"},
+		{"limit zero", []string{"limit", "--table", "T", "--lock", "L", "--set", "0"}, "--set must be from 1"},
+		{"limit default cleared", []string{"limit", "--table", "T", "--default", "--state-machine", machine, "--clear"}, "--default takes --set only"},
+		{"limit default without a machine", []string{"limit", "--table", "T", "--default", "--set", "3"}, "--default needs --state-machine"},
+		{"limit machine without default", []string{"limit", "--table", "T", "--lock", "L", "--state-machine", machine, "--set", "3"}, "--state-machine goes with --default only"},
+		{"pause without a lock", []string{"pause", "--table", "T"}, "--lock is required"},
+		{"resume without a table", []string{"resume", "--lock", "L"}, "--table is required"},
+		{"drain without a lock", []string{"drain", "--table", "T"}, "--lock is required"},
+		{"drain with an empty cause", []string{"drain", "--table", "T", "--lock", "L", "--cause", " "}, "--cause must not be empty"},
 		{"reconcile with no holders checked", []string{"reconcile", "--table", "T", "--state-machine", machine, "--limit", "2", "--max-holders", "0"}, "--max-holders must be at least 1"},
 	}
 	for _, tt := range tests {
@@ -56,7 +69,7 @@ func TestOperatorCommandsRefuseBadInput(t *testing.T) {
 }
 
 func TestOperatorCommandHelpExitsZero(t *testing.T) {
-	for cmd, flagName := range map[string]string{"up": "-port-sfn", "inspect": "-watch", "release": "-force", "reconcile": "-state-machine"} {
+	for cmd, flagName := range map[string]string{"up": "-port-sfn", "inspect": "-watch", "release": "-force", "reconcile": "-state-machine", "limit": "-default", "pause": "-lock", "resume": "-lock", "drain": "-cause"} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), []string{cmd, "-h"}, &stdout, &stderr); code != exitOK {
 			t.Errorf("%s -h: exit status %d, want 0", cmd, code)
