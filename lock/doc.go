@@ -17,8 +17,9 @@
 //     execution's ARN and the task token that wakes it. Sort order is ticket order, so one
 //     Query from "lock" on reads the counter and the oldest waiters together.
 //
-// Besides the locks, one defaults item per semaphore: partition DefaultsPartition ("#defaults"),
-// sort key the semaphore's state machine ARN, AttributeLimit its default limit.
+// Besides the locks, one defaults item per semaphore whose default an operator set: partition
+// DefaultsPartition ("#defaults"), sort key the semaphore's state machine ARN, AttributeLimit
+// its default limit.
 //
 // The invariant, at every moment: the counter equals the number of holder items and never
 // exceeds the limit; no execution both holds and waits. Every change of the counter happens in
@@ -49,10 +50,10 @@
 // # Limits, pause and drain
 //
 // The limit lives in the table. A lock's first park (its counter item has no AttributeLimit)
-// reads its semaphore's defaults item (the state machine of the execution's ARN), writing it
-// with the caller's configured limit when it does not exist, and copies the default into the
-// counter item: a read and a write or two once per lock, none on the common path, which reads
-// the counter item anyway. Every admission checks the live limit: the acquire condition
+// reads its semaphore's defaults item (the state machine of the execution's ARN; without one,
+// the caller's configured limit is the default) and copies the default into the counter item:
+// a read and a write once per lock (paid by each execution that parks before the first such
+// write lands), none on the common path, which reads the counter item anyway. Every admission checks the live limit: the acquire condition
 // (AcquireCountCondition) compares the count with AttributeLimit, or without it with the
 // configured :limit, and fails while AttributePaused is present; a release hands its slot on
 // only while the lock holds no more than its limit and is not paused, and otherwise gives it

@@ -11,9 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// ErrNoDefault: the semaphore has no default limit in the lock table yet (its first park writes
-// the construct's Limit there), so the lock's limit cannot follow it.
-var ErrNoDefault = errors.New("lock: the semaphore has no default limit in the lock table yet")
+// ErrNoDefault: nobody has set the semaphore's default limit in the lock table: its default is
+// the limit its machine is configured with (the construct's Limit).
+var ErrNoDefault = errors.New("lock: the semaphore has no default limit in the lock table (its machine's Limit applies)")
 
 // ErrScanUnsupported: SetDefaultLimit pages through the table's counter items, which needs a
 // DynamoDB client with Scan (*dynamodb.Client has it).
@@ -36,68 +36,56 @@ func DefaultsKey(semaphore string) map[string]types.AttributeValue {
 }
 
 // initLimit gives a counter item without a live limit its semaphore's default: the defaults
-// item's limit, which the first park of the semaphore creates from configured (the construct's
-// Limit). It runs on a key's first park only (the counter item exists: the ticket was drawn);
-// after it the key's limit lives in its counter item.
+// item's limit, or configured (the construct's Limit) while there is none. It runs on a key's first park only (the counter item exists: the ticket was drawn),
+// and returns the counter item as it is afterwards; after it the key's limit lives in its
+// counter item. Its write sets the limit only if the item still has none (if_not_exists), so
+// executions that park for the first time together cost a read and a write each, and no
+// failed condition.
 //
 // Against a concurrent SetDefaultLimit it needs no transaction: that writes the defaults item
 // first and then sets every counter item of the semaphore that exists, and a counter item that
-// exists before the defaults item changed is set by it (the condition here then fails, or its
-// write comes later and wins), while one whose first park reads the defaults item after it
-// changed reads the new value.
-func (c *Client) initLimit(ctx context.Context, lock, execution string, configured int) error {
+// exists before the defaults item changed is set by it (if it is set first, this write keeps
+// its value; if later, it overwrites this one), while one whose first park reads the defaults
+// item after it changed reads the new value.
+func (c *Client) initLimit(ctx context.Context, lock, execution string, configured int) (counter, error) {
 	semaphore, ok := SemaphoreOf(execution)
 	limit := configured
 	if ok {
 		d, err := c.defaultLimit(ctx, semaphore, configured)
 		if err != nil {
-			return err
+			return counter{}, err
 		}
 		limit = d
 	}
-	update := "SET #limit = :limit"
+	update := "SET #limit = if_not_exists(#limit, :limit)"
+	names := map[string]string{"#limit": AttributeLimit}
 	values := map[string]types.AttributeValue{":limit": num(int64(limit))}
 	if ok {
-		update += ", #semaphore = :semaphore"
+		update += ", #semaphore = if_not_exists(#semaphore, :semaphore)"
+		names["#semaphore"] = AttributeSemaphore
 		values[":semaphore"] = str(semaphore)
 	}
-	_, err := c.ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	out, err := c.ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName: aws.String(c.table), Key: Key(lock, EntryLock),
 		UpdateExpression:          aws.String(update),
-		ConditionExpression:       aws.String("attribute_not_exists(#limit)"),
-		ExpressionAttributeNames:  map[string]string{"#limit": AttributeLimit, "#semaphore": AttributeSemaphore},
+		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
+		ReturnValues:              types.ReturnValueAllNew,
 	})
-	var failed *types.ConditionalCheckFailedException
-	if err != nil && !errors.As(err, &failed) { // failed: someone set it meanwhile
-		return classify("set the limit of "+lock, err)
+	if err != nil {
+		return counter{}, classify("set the limit of "+lock, err)
 	}
-	return nil
+	return parseCounter(out.Attributes), nil
 }
 
-// defaultLimit reads semaphore's default limit, creating its defaults item with configured when
-// it has none.
+// defaultLimit reads semaphore's default limit: configured (the construct's Limit) until an
+// operator sets one (SetDefaultLimit writes the defaults item).
 func (c *Client) defaultLimit(ctx context.Context, semaphore string, configured int) (int, error) {
-	for range c.attempts {
-		d, err := c.DefaultLimit(ctx, semaphore)
-		if err == nil || !errors.Is(err, ErrNoDefault) {
-			return d, err
-		}
-		item := DefaultsKey(semaphore)
-		item[AttributeLimit] = num(int64(configured))
-		_, err = c.ddb.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName: aws.String(c.table), Item: item,
-			ConditionExpression: aws.String(ItemAbsent), ExpressionAttributeNames: map[string]string{"#entry": AttributeEntry},
-		})
-		var failed *types.ConditionalCheckFailedException
-		switch {
-		case err == nil:
-			return configured, nil
-		case !errors.As(err, &failed): // failed: written meanwhile, read it
-			return 0, classify("write the default limit of "+semaphore, err)
-		}
+	d, err := c.DefaultLimit(ctx, semaphore)
+	if errors.Is(err, ErrNoDefault) {
+		return configured, nil
 	}
-	return 0, fmt.Errorf("%w: read the default limit of %s: it changed under %d attempts", ErrBusy, semaphore, c.attempts)
+	return d, err
 }
 
 // DefaultLimit reads semaphore's default limit (a strongly consistent read of its defaults
@@ -146,9 +134,10 @@ func (c *Client) SetLimit(ctx context.Context, lock string, limit int) (AdmitRes
 	return c.Admit(ctx, lock)
 }
 
-// ClearLimit takes back lock's own limit: the lock follows its semaphore's default again (or,
-// for a lock no park has tied to a semaphore, the limit its callers are configured with), and
-// waiters are admitted into slots that freed.
+// ClearLimit takes back lock's own limit: the lock follows its semaphore's default again, and
+// waiters are admitted into slots that freed. Without a default in the table (or for a lock no
+// park has tied to a semaphore) the lock's live limit goes: the limit its callers are
+// configured with applies, and its next park copies it in.
 func (c *Client) ClearLimit(ctx context.Context, lock string) (AdmitResult, error) {
 	if lock == "" {
 		return AdmitResult{}, fmt.Errorf("%w: clearing a limit needs a lock name", ErrInvalidRequest)
@@ -162,13 +151,18 @@ func (c *Client) ClearLimit(ctx context.Context, lock string) (AdmitResult, erro
 		UpdateExpression:         aws.String("REMOVE #limit, #override"),
 		ExpressionAttributeNames: map[string]string{"#limit": AttributeLimit, "#override": AttributeLimitOverride},
 	}
+	// Without a default in the table, the lock keeps no live limit: the limit its callers are
+	// configured with applies (and its next park copies it in).
 	if ctr.semaphore != "" {
 		d, err := c.DefaultLimit(ctx, ctr.semaphore)
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrNoDefault):
+		case err != nil:
 			return AdmitResult{}, err
+		default:
+			in.UpdateExpression = aws.String("SET #limit = :limit REMOVE #override")
+			in.ExpressionAttributeValues = map[string]types.AttributeValue{":limit": num(int64(d))}
 		}
-		in.UpdateExpression = aws.String("SET #limit = :limit REMOVE #override")
-		in.ExpressionAttributeValues = map[string]types.AttributeValue{":limit": num(int64(d))}
 	}
 	if _, err := c.ddb.UpdateItem(ctx, in); err != nil {
 		return AdmitResult{}, classify("clear the limit of "+lock, err)

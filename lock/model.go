@@ -59,8 +59,9 @@ const (
 	AttributeSemaphore = "semaphore"
 )
 
-// DefaultsPartition is the partition key of the defaults items: one per semaphore, sort key
-// the semaphore's state machine ARN, AttributeLimit its default limit. No lock item has a
+// DefaultsPartition is the partition key of the defaults items: one per semaphore whose
+// default an operator set (without one, the machine's configured limit is the default), sort
+// key the semaphore's state machine ARN, AttributeLimit its default limit. No lock item has a
 // state machine ARN for a sort key, so a lock named like it clashes with nothing.
 const DefaultsPartition = "#defaults"
 

@@ -62,10 +62,9 @@ func (c *Client) Park(ctx context.Context, r ParkRequest) (ParkResult, error) {
 		}
 		if ctr.limit == 0 {
 			// The key's first park: it takes its semaphore's default limit (limit.go).
-			if err := c.initLimit(ctx, r.Lock, r.Execution, r.Limit); err != nil {
+			if ctr, err = c.initLimit(ctx, r.Lock, r.Execution, r.Limit); err != nil {
 				return ParkResult{}, err
 			}
-			continue
 		}
 		if !ctr.admits(r.Limit) {
 			return c.enqueue(ctx, r)

@@ -94,7 +94,7 @@ func TestPauseKeepsTheQueue(t *testing.T) {
 }
 
 // TestDefaultLimit: a key's first park takes its semaphore's default (the configured limit
-// first); a new default reaches the keys without a limit of their own and keys used for the
+// until one is set); a new default reaches the keys without a limit of their own and keys used for the
 // first time after it; clearing a key's limit puts it back on the default.
 func TestDefaultLimit(t *testing.T) {
 	c, _ := newClient(t)
@@ -119,8 +119,8 @@ func TestDefaultLimit(t *testing.T) {
 	}
 	parkOn("A", 0)
 	parkOn("B", 1)
-	if d, err := c.DefaultLimit(ctx, semaphore); err != nil || d != 3 || limitOf("A") != 3 {
-		t.Fatalf("default %d (%v), A's limit %d; want the configured 3 for both", d, err, limitOf("A"))
+	if _, err := c.DefaultLimit(ctx, semaphore); !errors.Is(err, lock.ErrNoDefault) || limitOf("A") != 3 {
+		t.Fatalf("default: %v, A's limit %d; want none in the table and the configured 3", err, limitOf("A"))
 	}
 	if _, err := c.SetLimit(ctx, "B", 7); err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestDefaultLimit(t *testing.T) {
 	if err != nil || !slices.Equal(res.Locks, []string{"A"}) {
 		t.Fatalf("SetDefaultLimit = %+v, %v; want A set and B (its own limit) left alone", res, err)
 	}
-	if limitOf("A") != 1 || limitOf("B") != 7 {
+	if d, err := c.DefaultLimit(ctx, semaphore); err != nil || d != 1 || limitOf("A") != 1 || limitOf("B") != 7 {
 		t.Fatalf("limits A %d, B %d; want 1 and 7", limitOf("A"), limitOf("B"))
 	}
 	parkOn("C", 2)

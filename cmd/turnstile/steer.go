@@ -26,7 +26,7 @@ var errLimitTarget = errors.New("give exactly one of --lock NAME (this lock's ow
 var errLimitChange = errors.New("give exactly one of --set N and --clear")
 
 // errDefaultClear: the default cannot be removed.
-var errDefaultClear = errors.New("--default takes --set only: a semaphore always has a default (its first use writes the construct's Limit into the table)")
+var errDefaultClear = errors.New("--default takes --set only: a semaphore always has a default (the construct's Limit until one is set); set it back to that number instead")
 
 // errDefaultMachine: the default is per semaphore.
 var errDefaultMachine = errors.New("--default needs --state-machine: the semaphore's state machine ARN (arn:aws:states:REGION:ACCOUNT:stateMachine:NAME)")

@@ -103,9 +103,9 @@ type Props struct {
 	// Default: none; one of LockName and LockNamePath is required.
 	LockNamePath string
 	// Limit is the number of executions that may run the work at once, 1 to MaxLimit. With
-	// the Callback strategy it is the semaphore's initial default: its first waiting execution
-	// writes it into the lock table, which holds the limit from then on (change it live with
-	// `turnstile limit`; redeploying with another Limit does not).
+	// the Callback strategy it is the semaphore's initial default: each lock copies the default
+	// into the lock table on its first use, which holds the lock's limit from then on (change
+	// it live with `turnstile limit`; redeploying with another Limit does not).
 	// Required.
 	Limit int
 
