@@ -119,6 +119,16 @@ func TestDefaultLimit(t *testing.T) {
 	}
 	parkOn("A", 0)
 	parkOn("B", 1)
+	if _, err := c.SetLimit(ctx, "A", 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ClearLimit(ctx, "A"); err != nil || limitOf("A") != 0 {
+		t.Fatalf("ClearLimit without a default left A's limit at %d (%v), want none", limitOf("A"), err)
+	}
+	parkOn("A", 3)
+	if limitOf("A") != 3 {
+		t.Fatalf("A's next park copied in %d, want the configured 3", limitOf("A"))
+	}
 	if _, err := c.DefaultLimit(ctx, semaphore); !errors.Is(err, lock.ErrNoDefault) || limitOf("A") != 3 {
 		t.Fatalf("default: %v, A's limit %d; want none in the table and the configured 3", err, limitOf("A"))
 	}
