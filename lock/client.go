@@ -112,6 +112,24 @@ type counter struct {
 	exists  bool
 	count   int
 	tickets int64
+	// limit is the live limit, 0 when the item has none.
+	limit     int
+	override  bool
+	paused    bool
+	semaphore string
+}
+
+// limitFor is the lock's limit: its live limit, or configured when it has none.
+func (ctr counter) limitFor(configured int) int {
+	if ctr.limit > 0 {
+		return ctr.limit
+	}
+	return configured
+}
+
+// admits reports whether the lock admits one more holder (AcquireCountCondition, read).
+func (ctr counter) admits(configured int) bool {
+	return !ctr.paused && ctr.count < ctr.limitFor(configured)
 }
 
 func str(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
@@ -137,7 +155,12 @@ func numberOf(item map[string]types.AttributeValue, name string) int64 {
 }
 
 func parseCounter(item map[string]types.AttributeValue) counter {
-	return counter{exists: item != nil, count: int(numberOf(item, AttributeCount)), tickets: numberOf(item, AttributeTickets)}
+	_, paused := item[AttributePaused]
+	_, override := item[AttributeLimitOverride]
+	return counter{
+		exists: item != nil, count: int(numberOf(item, AttributeCount)), tickets: numberOf(item, AttributeTickets),
+		limit: int(numberOf(item, AttributeLimit)), override: override, paused: paused, semaphore: stringOf(item, AttributeSemaphore),
+	}
 }
 
 func parseWaiter(item map[string]types.AttributeValue) (waiter, bool) {
@@ -256,7 +279,7 @@ func (c *Client) countUp(lock string, limit int) types.TransactWriteItem {
 	return types.TransactWriteItem{Update: &types.Update{
 		TableName: aws.String(c.table), Key: Key(lock, EntryLock),
 		UpdateExpression: aws.String(AcquireCountUpdate), ConditionExpression: aws.String(AcquireCountCondition),
-		ExpressionAttributeNames:  map[string]string{"#count": AttributeCount},
+		ExpressionAttributeNames:  AcquireCountNames(),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":zero": num(0), ":one": num(1), ":limit": num(int64(limit))},
 	}}
 }

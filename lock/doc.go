@@ -7,14 +7,21 @@
 // A lock is a partition of the lock table (partition key LockName, sort key Entry) of small
 // items, none of which grows with the limit or the backlog:
 //
-//   - the counter item, Entry "lock": AttributeCount, the number of holders, and
-//     AttributeTickets, the number of tickets drawn;
+//   - the counter item, Entry "lock": AttributeCount, the number of holders,
+//     AttributeTickets, the number of tickets drawn, and the lock's steering: AttributeLimit,
+//     its live limit (absent, the callers' configured limit applies), AttributeLimitOverride
+//     when that limit is the lock's own, AttributeSemaphore, the semaphore whose default it
+//     follows, and AttributePaused while it admits nobody;
 //   - one holder item per holding execution, Entry "h#<execution ARN>", with AttributeSince
 //     and AttributeGrantedBy (whose operation put it: read-backs of unanswered transactions
 //     tell their own grant from another's by it);
 //   - one waiter item per waiting execution, Entry "w#<ticket, 16 digits>", with the
 //     execution's ARN and the task token that wakes it. Sort order is ticket order, so one
 //     Query from "lock" on reads the counter and the oldest waiters together.
+//
+// Besides the locks, one defaults item per semaphore whose default an operator set: partition
+// DefaultsPartition ("#defaults"), sort key the semaphore's state machine ARN, AttributeLimit
+// its default limit.
 //
 // The invariant, at every moment: the counter equals the number of holder items and never
 // exceeds the limit; no execution both holds and waits. Every change of the counter happens in
@@ -41,6 +48,33 @@
 //
 // An execution that waits costs about 1 + 1 + 6 = 8 write units in all, whatever the backlog
 // and the limit; one that finds a free slot 1 + 4 + 4 = 9.
+//
+// # Limits, pause and drain
+//
+// The limit lives in the table. A lock's first park (its counter item has no AttributeLimit)
+// reads its semaphore's defaults item (the state machine of the execution's ARN; without one,
+// the caller's configured limit is the default) and copies the default into the counter item:
+// a read and a write once per lock (paid by each execution that parks before the first such
+// write lands), none on the common path, which reads the counter item anyway. Every admission checks the live limit: the acquire condition
+// (AcquireCountCondition) compares the count with AttributeLimit, or without it with the
+// configured :limit, and fails while AttributePaused is present; a release hands its slot on
+// only while the lock holds no more than its limit and is not paused, and otherwise gives it
+// back. So lowering the limit admits nobody until the holders above it have finished, and
+// pausing keeps the queue as it is.
+//
+//   - SetLimit: one write of the counter item (marking it AttributeLimitOverride), then Admit.
+//   - SetDefaultLimit: a write of the defaults item, a consistent Scan for the semaphore's
+//     counter items without an override, a write of each, then Admit on each. A first park
+//     concurrent with it needs no transaction: the defaults item is written before the scan,
+//     so a counter item that existed before it is found and set, and one created after it
+//     reads the new default (its first park's conditional write fails if the scan set it
+//     first).
+//   - Admit: the admission of a release that finds a free slot (the acquire transaction for
+//     the oldest waiter, its waiter item deleted, and its wake-up), while the lock admits.
+//   - Pause and Resume: one write of the counter item; Resume then Admits.
+//   - Drain: per waiter, a conditional delete of its waiter item (1 unit) and SendTaskFailure
+//     with ErrorDrained; the machine lets the error through, so the execution fails holding
+//     nothing.
 //
 // # Waiting, and why nobody is forgotten
 //

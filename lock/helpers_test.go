@@ -3,12 +3,15 @@ package lock_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
@@ -35,12 +38,13 @@ type fakeSFN struct {
 	mu     sync.Mutex
 	woken  map[string]lock.Wake
 	order  []string
+	failed map[string]string // token: error and cause
 	dead   map[string]bool
 	status map[string]sfntypes.ExecutionStatus
 }
 
 func newFakeSFN() *fakeSFN {
-	return &fakeSFN{woken: map[string]lock.Wake{}, dead: map[string]bool{}, status: map[string]sfntypes.ExecutionStatus{}}
+	return &fakeSFN{woken: map[string]lock.Wake{}, failed: map[string]string{}, dead: map[string]bool{}, status: map[string]sfntypes.ExecutionStatus{}}
 }
 
 func (f *fakeSFN) SendTaskSuccess(_ context.Context, in *sfn.SendTaskSuccessInput, _ ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error) {
@@ -67,6 +71,17 @@ func (f *fakeSFN) DescribeExecution(_ context.Context, in *sfn.DescribeExecution
 		status = sfntypes.ExecutionStatusRunning
 	}
 	return &sfn.DescribeExecutionOutput{Status: status}, nil
+}
+
+func (f *fakeSFN) SendTaskFailure(_ context.Context, in *sfn.SendTaskFailureInput, _ ...func(*sfn.Options)) (*sfn.SendTaskFailureOutput, error) {
+	tok := aws.ToString(in.TaskToken)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, done := f.woken[tok]; done || f.dead[tok] || f.failed[tok] != "" {
+		return nil, &sfntypes.TaskTimedOut{Message: aws.String("Provided task does not exist anymore")}
+	}
+	f.failed[tok] = aws.ToString(in.Error) + ": " + aws.ToString(in.Cause)
+	return &sfn.SendTaskFailureOutput{}, nil
 }
 
 // wokenOrder returns the completed tokens in order.
@@ -131,4 +146,19 @@ func waiters(st lock.State) []string {
 		ws = append(ws, w.Execution)
 	}
 	return ws
+}
+
+// writeLimit writes the lock's live limit straight into its counter item, as a limit change
+// does before it admits anyone.
+func writeLimit(t *testing.T, c *lock.Client, limit int) {
+	t.Helper()
+	_, err := server.Client.UpdateItem(t.Context(), &dynamodb.UpdateItemInput{
+		TableName: aws.String(c.Table()), Key: lock.Key(lockName, lock.EntryLock),
+		UpdateExpression:          aws.String("SET #limit = :limit"),
+		ExpressionAttributeNames:  map[string]string{"#limit": lock.AttributeLimit},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":limit": &types.AttributeValueMemberN{Value: fmt.Sprint(limit)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

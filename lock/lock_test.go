@@ -61,13 +61,14 @@ func TestHandOffFollowsTicketOrder(t *testing.T) {
 	}
 }
 
-// TestNewcomerDoesNotOvertake: a slot is free (the limit was raised) while e1 waits; a
-// newcomer's park admits e1, the oldest, and queues itself.
+// TestNewcomerDoesNotOvertake: a slot is free (the limit was raised, before anyone admitted
+// into it) while e1 waits; a newcomer's park admits e1, the oldest, and queues itself.
 func TestNewcomerDoesNotOvertake(t *testing.T) {
 	c, f := newClient(t)
 	park(t, c, 1, 0, 0)
 	park(t, c, 1, 1, 0)
-	if res := park(t, c, 2, 2, 0); !res.Queued {
+	writeLimit(t, c, 2)
+	if res := park(t, c, 1, 2, 0); !res.Queued {
 		t.Fatalf("the newcomer's park = %+v, want queued behind the oldest", res)
 	}
 	st := read(t, c, 2)
@@ -104,7 +105,10 @@ func TestLoweredLimitHandsNothingOn(t *testing.T) {
 	for i := range 3 {
 		park(t, c, 3, i, 0)
 	}
-	park(t, c, 1, 3, 0)
+	if res, err := c.SetLimit(t.Context(), lockName, 1); err != nil || len(res.Admitted) != 0 {
+		t.Fatalf("lowering the limit = %+v, %v; want nobody admitted", res, err)
+	}
+	park(t, c, 3, 3, 0)
 	for i := range 2 {
 		res, err := c.Release(t.Context(), lockName, execution(i), 1)
 		if err != nil || !res.Released || len(res.HandedTo) != 0 {

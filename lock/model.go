@@ -51,7 +51,24 @@ const (
 	AttributeExecution = "execution"
 	// AttributeToken is a waiter's task token: completing it wakes the waiter.
 	AttributeToken = "token"
+	// AttributeLimit is the counter item's live limit (a number). Absent, the limit the
+	// caller was configured with applies (the construct's Limit, in the machine definition).
+	AttributeLimit = "limit"
+	// AttributeLimitOverride marks a counter item whose AttributeLimit an operator set for
+	// this key alone: changing the semaphore's default leaves it alone.
+	AttributeLimitOverride = "limitOverride"
+	// AttributePaused marks a paused counter item: nobody is admitted while it is present.
+	AttributePaused = "paused"
+	// AttributeSemaphore is the counter item's semaphore (the state machine ARN whose default
+	// limit it follows), and the sort key of a defaults item.
+	AttributeSemaphore = "semaphore"
 )
+
+// DefaultsPartition is the partition key of the defaults items: one per semaphore whose
+// default an operator set (without one, the machine's configured limit is the default), sort
+// key the semaphore's state machine ARN, AttributeLimit its default limit. No lock item has a
+// state machine ARN for a sort key, so a lock named like it clashes with nothing.
+const DefaultsPartition = "#defaults"
 
 // HolderPartitionSuffix ends the partition key of a lock's holder items, which live apart from
 // its counter and waiter items: a hand-off writes both partitions, so that neither takes every
@@ -108,9 +125,10 @@ func Key(lock, entry string) map[string]types.AttributeValue {
 const (
 	// AcquireCountUpdate counts one more holder, creating the counter item on first use.
 	AcquireCountUpdate = "SET #count = if_not_exists(#count, :zero) + :one"
-	// AcquireCountCondition admits only below the limit (strictly: "<", so lowering the limit
-	// stops admissions).
-	AcquireCountCondition = "attribute_not_exists(#count) OR #count < :limit"
+	// AcquireCountCondition admits only while the lock is not paused (#paused) and its count
+	// is below its live limit (#limit), or, without one, below the caller's :limit; strictly
+	// "<", so lowering the limit stops admissions.
+	AcquireCountCondition = "attribute_not_exists(#paused) AND (attribute_not_exists(#count) OR (attribute_not_exists(#limit) AND #count < :limit) OR #count < #limit)"
 	// ReleaseCountUpdate counts one holder less.
 	ReleaseCountUpdate = "SET #count = #count - :one"
 	// ReleaseCountCondition keeps the counter from going negative.
@@ -122,6 +140,12 @@ const (
 	// DrawTicketUpdate draws the next ticket; the new AttributeTickets is the ticket.
 	DrawTicketUpdate = "SET #tickets = if_not_exists(#tickets, :zero) + :one"
 )
+
+// AcquireCountNames are the expression attribute names of AcquireCountUpdate and
+// AcquireCountCondition: #count, #limit and #paused.
+func AcquireCountNames() map[string]string {
+	return map[string]string{"#count": AttributeCount, "#limit": AttributeLimit, "#paused": AttributePaused}
+}
 
 // MaxLimit is the largest limit a lock takes. The counter item stays small whatever the
 // limit (each holder is an item of its own), so the bound only keeps a typo from reading as a

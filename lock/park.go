@@ -60,7 +60,13 @@ func (c *Client) Park(ctx context.Context, r ParkRequest) (ParkResult, error) {
 		if err != nil {
 			return ParkResult{}, err
 		}
-		if ctr.count >= r.Limit {
+		if ctr.limit == 0 {
+			// The key's first park: it takes its semaphore's default limit (limit.go).
+			if ctr, err = c.initLimit(ctx, r.Lock, r.Execution, r.Limit); err != nil {
+				return ParkResult{}, err
+			}
+		}
+		if !ctr.admits(r.Limit) {
 			return c.enqueue(ctx, r)
 		}
 		res, done, err := c.parkBelowLimit(ctx, r)
@@ -223,22 +229,11 @@ func (c *Client) afterEnqueue(ctx context.Context, r ParkRequest) (ParkResult, b
 	return ParkResult{Queued: true}, true, nil
 }
 
-// fillFreeSlots admits the oldest waiters while the lock holds fewer than limit, on behalf of
-// the operation of execution by.
+// fillFreeSlots admits the oldest waiters while the lock admits (admit.go), on behalf of the
+// operation of execution by.
 func (c *Client) fillFreeSlots(ctx context.Context, lock string, limit int, by string) error {
-	for range c.attempts {
-		ctr, waiters, err := c.head(ctx, lock, c.lookAhead)
-		if err != nil {
-			return err
-		}
-		if ctr.count >= limit || len(waiters) == 0 {
-			return nil
-		}
-		if _, err := c.admitOldest(ctx, lock, limit, waiters, by); err != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("%w: admit the waiters of %q: the lock changed under %d attempts", ErrBusy, lock, c.attempts)
+	_, err := c.admit(ctx, lock, limit, by)
+	return err
 }
 
 // admitOldest gives a free slot to the oldest of waiters that is still waiting and wakes it, on

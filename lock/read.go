@@ -50,10 +50,22 @@ func (c *Client) Leave(ctx context.Context, lock, execution string, ticket int64
 
 // State is what one read of a lock's partition shows.
 type State struct {
+	// Exists: the lock has a counter item (something drew a ticket, took a slot or set it).
+	Exists bool `json:"-"`
 	// Count is the counter item's number of holders.
 	Count int `json:"count"`
 	// Tickets is the number of tickets drawn on the lock.
 	Tickets int64 `json:"tickets"`
+	// Limit is the lock's live limit, 0 when it has none (its callers' configured limit
+	// applies).
+	Limit int `json:"limit,omitempty"`
+	// LimitOverride: the live limit was set for this lock alone, and does not follow its
+	// semaphore's default.
+	LimitOverride bool `json:"limitOverride,omitempty"`
+	// Paused: the lock admits nobody (Pause).
+	Paused bool `json:"paused,omitempty"`
+	// Semaphore is the state machine whose default limit the lock follows, if any.
+	Semaphore string `json:"semaphore,omitempty"`
 	// Holders are the holding executions, with the time each took its slot, in ARN order.
 	Holders []Holder `json:"holders"`
 	// Waiters are the waiting executions, oldest first.
@@ -157,7 +169,8 @@ func (st *State) add(item map[string]types.AttributeValue) {
 	entry := stringOf(item, AttributeEntry)
 	if entry == EntryLock {
 		ctr := parseCounter(item)
-		st.Count, st.Tickets = ctr.count, ctr.tickets
+		st.Exists, st.Count, st.Tickets = true, ctr.count, ctr.tickets
+		st.Limit, st.LimitOverride, st.Paused, st.Semaphore = ctr.limit, ctr.override, ctr.paused, ctr.semaphore
 		return
 	}
 	if e, ok := ExecutionOf(entry); ok {

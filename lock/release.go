@@ -21,8 +21,9 @@ type ReleaseResult struct {
 // Release gives execution's slot of lock to the oldest waiter and wakes it, or back to the lock
 // when nobody waits. Releasing an execution that holds no slot does nothing: Release is
 // idempotent. A woken waiter whose task cannot be completed and whose execution is not RUNNING
-// is released in turn, so its slot goes on to the next waiter. A lock holding limit slots or
-// more (the limit was lowered) hands none on: the slot goes back to the lock.
+// is released in turn, so its slot goes on to the next waiter. A lock holding more than its
+// limit (its live limit, or limit without one: the limit was lowered) or paused hands none
+// on: the slot goes back to the lock.
 func (c *Client) Release(ctx context.Context, lock, execution string, limit int) (ReleaseResult, error) {
 	switch {
 	case lock == "" || execution == "":
@@ -82,7 +83,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 	if err != nil {
 		return releaseStep{done: true}, err
 	}
-	if len(waiters) == 0 || ctr.count > limit {
+	if len(waiters) == 0 || ctr.count > ctr.limitFor(limit) || ctr.paused {
 		tx, err := c.transact(ctx, "release "+holder, c.countDown(lock), c.deleteItem(HolderKey(lock, holder)))
 		switch {
 		case err != nil:

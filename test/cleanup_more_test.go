@@ -308,11 +308,11 @@ func TestItemTooLargeFailsFast(t *testing.T) {
 		}
 	}
 	// The lock is free and nobody waits: its counter and ticket count can go (they come back
-	// from 0). The item's size (DynamoDB's rules: attribute names plus values) is then its key
+	// from 0), and its live limit (the next park copies it in again). The item's size (DynamoDB's rules: attribute names plus values) is then its key
 	// with the filler's name, plus the filler: 4 bytes to spare, less than the ticket count the
 	// machine's first write adds.
 	keyBytes := len(lock.AttributeLockName) + len(demo.DefaultLockName) + len(lock.AttributeEntry) + len(lock.EntryLock) + len(filler)
-	fill("SET #f = :f REMOVE #count, #tickets", map[string]string{"#f": filler, "#count": lock.AttributeCount, "#tickets": lock.AttributeTickets},
+	fill("SET #f = :f REMOVE #count, #tickets, #limit, #semaphore", map[string]string{"#f": filler, "#count": lock.AttributeCount, "#tickets": lock.AttributeTickets, "#limit": lock.AttributeLimit, "#semaphore": lock.AttributeSemaphore},
 		map[string]types.AttributeValue{":f": &types.AttributeValueMemberS{Value: strings.Repeat("x", 400*1024-keyBytes-4)}})
 	defer fill("REMOVE #f", map[string]string{"#f": filler}, nil)
 

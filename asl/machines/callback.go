@@ -43,6 +43,10 @@ const (
 	// ErrorInvalidHandOffRequest: the hand-off function was invoked with a payload it cannot
 	// serve (an unknown action, a missing lock name, execution, ticket or token).
 	ErrorInvalidHandOffRequest = lock.ErrorInvalidRequest
+	// ErrorDrained: an operator drained the lock (lock.Client.Drain) and failed the parked
+	// task; no retrier or catcher of Wait In Queue matches it, so the execution fails with it
+	// and the operator's cause, holding no slot.
+	ErrorDrained = lock.ErrorDrained
 )
 
 // waitInQueue parks the execution under its ticket until it holds a slot (the hand-off

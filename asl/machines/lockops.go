@@ -55,14 +55,21 @@ func (r lockRef) holderKey() map[string]any {
 	}
 }
 
-// acquireTask takes a slot for the execution: the counter below limit counts one more, and the
-// execution's holder item is created, in one transaction. It cancels (ErrorTransactionCanceled)
-// when the lock is full or the execution holds a slot already.
+// acquireTask takes a slot for the execution: the counter below its live limit (or, without one,
+// limit) and not paused counts one more, and the execution's holder item is created, in one
+// transaction. It cancels (ErrorTransactionCanceled) when the lock is full or paused, or the
+// execution holds a slot already.
 func (r lockRef) acquireTask(limit int, next string, catch []*asl.Catcher) *asl.Task {
 	holder := r.holderKey()
 	holder[lock.AttributeSince] = map[string]any{"S.$": "$$.State.EnteredTime"}
 	counter := r.counterUpdate(lock.AcquireCountUpdate, lock.AcquireCountCondition)
-	counter["Update"].(map[string]any)["ExpressionAttributeValues"].(map[string]any)[":limit"] = number(limit)
+	update := counter["Update"].(map[string]any)
+	update["ExpressionAttributeValues"].(map[string]any)[":limit"] = number(limit)
+	names := map[string]any{}
+	for k, v := range lock.AcquireCountNames() {
+		names[k] = v
+	}
+	update["ExpressionAttributeNames"] = names
 	return r.transaction(next, catch, counter, map[string]any{"Put": map[string]any{
 		"TableName":                r.table,
 		"Item":                     holder,

@@ -58,8 +58,7 @@ func parseInspectFlags(args []string, stderr io.Writer) (inspectFlags, error) {
 	return f, nil
 }
 
-// lockSummary is one lock of the table, as `inspect` lists it. The limit is not in the table,
-// so the holders are a count.
+// lockSummary is one lock of the table, as `inspect` lists it.
 type lockSummary struct {
 	// Name is the lock's name.
 	Name string `json:"name"`
@@ -70,6 +69,11 @@ type lockSummary struct {
 	Count int `json:"count"`
 	// Waiters is the number of executions in the queue.
 	Waiters int `json:"waiters"`
+	// Limit is the lock's live limit, 0 when it has none (its callers' configured limit
+	// applies).
+	Limit int `json:"limit,omitempty"`
+	// Paused: the lock admits nobody.
+	Paused bool `json:"paused,omitempty"`
 	// OldestWaitSeconds is how long the first in the queue has waited.
 	OldestWaitSeconds float64 `json:"oldestWaitSeconds"`
 }
@@ -82,6 +86,13 @@ type lockDetail struct {
 	Count int `json:"count"`
 	// Tickets is the number of tickets drawn on the lock.
 	Tickets int64 `json:"tickets"`
+	// Limit is the lock's live limit, 0 when it has none (its callers' configured limit
+	// applies).
+	Limit int `json:"limit,omitempty"`
+	// LimitOverride: the limit is the lock's own, not its semaphore's default.
+	LimitOverride bool `json:"limitOverride,omitempty"`
+	// Paused: the lock admits nobody.
+	Paused bool `json:"paused,omitempty"`
 	// Holders are the holders, in ARN order.
 	Holders []holderDetail `json:"holders"`
 	// Waiters are the queue, in ticket order.
@@ -120,7 +131,7 @@ func listLocks(ctx context.Context, ddb *dynamodb.Client, table string, now func
 		if err != nil {
 			return nil, err
 		}
-		s := lockSummary{Name: name, Holders: len(st.Holders), Count: st.Count, Waiters: len(st.Waiters)}
+		s := lockSummary{Name: name, Holders: len(st.Holders), Count: st.Count, Waiters: len(st.Waiters), Limit: st.Limit, Paused: st.Paused}
 		if len(st.Waiters) > 0 {
 			s.OldestWaitSeconds = age(st.Waiters[0].Since, now()).Seconds()
 		}
@@ -139,7 +150,7 @@ func readLock(ctx context.Context, ddb *dynamodb.Client, sfnClient *sfn.Client, 
 	if err != nil {
 		return lockDetail{}, err
 	}
-	d := lockDetail{Name: name, Count: st.Count, Tickets: st.Tickets, Holders: []holderDetail{}, Waiters: []waiterDetail{}}
+	d := lockDetail{Name: name, Count: st.Count, Tickets: st.Tickets, Limit: st.Limit, LimitOverride: st.LimitOverride, Paused: st.Paused, Holders: []holderDetail{}, Waiters: []waiterDetail{}}
 	t := now()
 	for _, h := range st.Holders {
 		status, err := executionStatus(ctx, sfnClient, h.Execution)
@@ -166,7 +177,7 @@ func printLocks(w io.Writer, table string, locks []lockSummary) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "LOCK\tHOLDERS\tWAITERS\tOLDEST WAIT\t")
+	fmt.Fprintln(tw, "LOCK\tHOLDERS\tLIMIT\tWAITERS\tOLDEST WAIT\t")
 	for _, l := range locks {
 		holders := fmt.Sprint(l.Holders)
 		if l.Count != l.Holders {
@@ -176,14 +187,14 @@ func printLocks(w io.Writer, table string, locks []lockSummary) {
 		if l.Waiters > 0 {
 			oldest = seconds(l.OldestWaitSeconds)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t\n", l.Name, holders, l.Waiters, oldest)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t\n", l.Name, holders, limitText(l.Limit, false, l.Paused), l.Waiters, oldest)
 	}
 	tw.Flush()
 }
 
 // printLock writes one lock's holders and queue.
 func printLock(w io.Writer, d lockDetail) {
-	fmt.Fprintf(w, "Lock %s: %d holders (counter %d), %d waiting, %d tickets drawn\n\n", d.Name, len(d.Holders), d.Count, len(d.Waiters), d.Tickets)
+	fmt.Fprintf(w, "Lock %s: %d holders (counter %d), limit %s, %d waiting, %d tickets drawn\n\n", d.Name, len(d.Holders), d.Count, limitText(d.Limit, d.LimitOverride, d.Paused), len(d.Waiters), d.Tickets)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HOLDER\tSTATUS\tHELD FOR\t")
 	for _, h := range d.Holders {
@@ -254,4 +265,20 @@ func inspectCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 			}
 		}
 	}
+}
+
+// limitText renders a lock's live limit: "-" without one (its callers' configured limit
+// applies), "(own)" when it is the lock's own, ", paused" when it admits nobody.
+func limitText(limit int, own, paused bool) string {
+	s := "-"
+	if limit > 0 {
+		s = fmt.Sprint(limit)
+	}
+	if own {
+		s += " (own)"
+	}
+	if paused {
+		s += ", paused"
+	}
+	return s
 }

@@ -6,11 +6,15 @@
 //	turnstile inspect [flags]    show a lock table's locks, or one lock's holders and queue
 //	turnstile release [flags]    free a holder's slot by hand (it goes to the oldest waiter)
 //	turnstile reconcile [flags]  run one pass of the reconciler now
+//	turnstile limit [flags]      set a lock's limit, or a semaphore's default, live
+//	turnstile pause [flags]      stop admissions to a lock (the queue keeps its order)
+//	turnstile resume [flags]     restart admissions to a lock
+//	turnstile drain [flags]      end a lock's waiters with a named error
 //	turnstile setup [--dir D]    install AWS's DynamoDB Local, which simulate needs (Java 17+)
 //	turnstile version            print the version
 //
 // Exit status: 0 when the run kept every promise, 1 when it exceeded the limit or leaked a
-// slot, 2 for bad flags, a run that could not be carried out or a refused release, 3 when
+// slot, 2 for bad flags, a run that could not be carried out or a refused operator command, 3 when
 // executions failed with errors the scenario did not ask for.
 package main
 
@@ -82,6 +86,10 @@ Usage:
   turnstile inspect [flags]    list a lock table's locks, or show one lock's holders and queue
   turnstile release [flags]    free a holder's slot by hand; it goes to the oldest waiter
   turnstile reconcile [flags]  free the slots of dead executions now
+  turnstile limit [flags]      set a lock's limit (--lock) or a semaphore's default (--default) live
+  turnstile pause [flags]      stop admissions to a lock; the queue keeps its order
+  turnstile resume [flags]     restart admissions to a lock and admit its oldest waiters
+  turnstile drain [flags]      end a lock's waiters with the error Turnstile.Drained
 
   turnstile setup [--dir D]     install what simulate needs: AWS's DynamoDB Local (Java 17+)
   turnstile version             print the version
@@ -115,6 +123,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = releaseCommand(ctx, args[1:], stdout, stderr)
 	case "reconcile":
 		err = reconcileCommand(ctx, args[1:], stdout, stderr)
+	case "limit", "pause", "resume", "drain":
+		err = steerCommand(ctx, args[0], args[1:], stdout, stderr)
 	case "setup":
 		err = setupCommand(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version":

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 func TestOperatorCommandsRefuseBadInput(t *testing.T) {
@@ -40,6 +42,19 @@ func TestOperatorCommandsRefuseBadInput(t *testing.T) {
 		{"release without a limit", []string{"release", "--table", "T", "--lock", "L", "--execution", arn}, "--limit is required"},
 		{"reconcile without a machine", []string{"reconcile", "--table", "T", "--limit", "2"}, "--state-machine must be a state machine ARN"},
 		{"reconcile without a limit", []string{"reconcile", "--table", "T", "--state-machine", machine}, "--limit is required"},
+		{"limit without a table", []string{"limit", "--lock", "L", "--set", "2"}, "--table is required"},
+		{"limit without a target", []string{"limit", "--table", "T", "--set", "2"}, "exactly one of --lock NAME"},
+		{"limit with both targets", []string{"limit", "--table", "T", "--lock", "L", "--default", "--set", "2"}, "exactly one of --lock NAME"},
+		{"limit without a change", []string{"limit", "--table", "T", "--lock", "L"}, "exactly one of --set N and --clear"},
+		{"limit set and clear", []string{"limit", "--table", "T", "--lock", "L", "--set", "2", "--clear"}, "exactly one of --set N and --clear"},
+		{"limit zero", []string{"limit", "--table", "T", "--lock", "L", "--set", "0"}, "--set must be from 1"},
+		{"limit default cleared", []string{"limit", "--table", "T", "--default", "--state-machine", machine, "--clear"}, "--default takes --set only"},
+		{"limit default without a machine", []string{"limit", "--table", "T", "--default", "--set", "3"}, "--default needs --state-machine"},
+		{"limit machine without default", []string{"limit", "--table", "T", "--lock", "L", "--state-machine", machine, "--set", "3"}, "--state-machine goes with --default only"},
+		{"pause without a lock", []string{"pause", "--table", "T"}, "--lock is required"},
+		{"resume without a table", []string{"resume", "--lock", "L"}, "--table is required"},
+		{"drain without a lock", []string{"drain", "--table", "T"}, "--lock is required"},
+		{"drain with an empty cause", []string{"drain", "--table", "T", "--lock", "L", "--cause", " "}, "--cause must not be empty"},
 		{"reconcile with no holders checked", []string{"reconcile", "--table", "T", "--state-machine", machine, "--limit", "2", "--max-holders", "0"}, "--max-holders must be at least 1"},
 	}
 	for _, tt := range tests {
@@ -56,7 +71,7 @@ func TestOperatorCommandsRefuseBadInput(t *testing.T) {
 }
 
 func TestOperatorCommandHelpExitsZero(t *testing.T) {
-	for cmd, flagName := range map[string]string{"up": "-port-sfn", "inspect": "-watch", "release": "-force", "reconcile": "-state-machine"} {
+	for cmd, flagName := range map[string]string{"up": "-port-sfn", "inspect": "-watch", "release": "-force", "reconcile": "-state-machine", "limit": "-default", "pause": "-lock", "resume": "-lock", "drain": "-cause"} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), []string{cmd, "-h"}, &stdout, &stderr); code != exitOK {
 			t.Errorf("%s -h: exit status %d, want 0", cmd, code)
@@ -257,4 +272,168 @@ func (r *redraws) Write(p []byte) (int, error) {
 		r.stop()
 	}
 	return n, err
+}
+
+// TestSteerDemoStack steers a live lock of the demo on `up`'s stack (limit 5, work of an hour,
+// real time; holders finish when stopped, and the cleanup releases them): pause stops
+// admissions while the queue keeps its order and resume restarts them; a live limit change from
+// 5 to 2 lets no more than 2 in once the holders above it finish, and from 2 to 8 admits six
+// waiters at once; drain ends the waiters with the named cause and leaks nothing.
+func TestSteerDemoStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts DynamoDB Local and synthesizes the demo app")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate = 5, time.Hour, 0
+	st, err := startLocal(ctx, upFlags{timeScale: DefaultUpTimeScale, demo: cfg, portSFN: freePort(t), portDDB: freePort(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	table, name := st.Resources.Tables[0].Name, cfg.LockName
+	var machine string
+	for _, sm := range st.Resources.StateMachines {
+		if strings.HasPrefix(sm.LogicalID, "SemaphoreStateMachine") {
+			machine = sm.ARN
+		}
+	}
+	client := st.StepFunctionsClient()
+	var started []string
+	start := func() {
+		t.Helper()
+		i := len(started)
+		out, err := client.StartExecution(ctx, &sfn.StartExecutionInput{StateMachineArn: aws.String(machine), Name: aws.String(fmt.Sprintf("steered-%d", i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		started = append(started, *out.ExecutionArn)
+		waitFor(t, ctx, st, table, name, func(d lockDetail) bool {
+			return slices.ContainsFunc(d.Holders, func(h holderDetail) bool { return h.Execution == started[i] }) ||
+				slices.ContainsFunc(d.Waiters, func(w waiterDetail) bool { return w.Execution == started[i] })
+		})
+	}
+	stop := func(i int) {
+		t.Helper()
+		if _, err := client.StopExecution(ctx, &sfn.StopExecutionInput{ExecutionArn: aws.String(started[i])}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	holding := func(d lockDetail) []string {
+		var hs []string
+		for _, h := range d.Holders {
+			hs = append(hs, h.Execution)
+		}
+		slices.Sort(hs)
+		return hs
+	}
+	queue := func(d lockDetail) []string {
+		var ws []string
+		for _, w := range d.Waiters {
+			ws = append(ws, w.Execution)
+		}
+		return ws
+	}
+	steer := func(args ...string) steerReport {
+		t.Helper()
+		var r steerReport
+		if code := operate(t, ctx, st, &r, append(append([]string{args[0], "--table", table}, args[1:]...), "--json")...); code != exitOK {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		return r
+	}
+	sorted := func(s []string) []string { return slices.Sorted(slices.Values(s)) }
+
+	for range 12 { // e0..e4 hold, e5..e11 wait
+		start()
+	}
+
+	// Pause: a freed slot goes back to the lock, a newcomer queues behind the others.
+	if r := steer("pause", "--lock", name); !r.Paused {
+		t.Fatalf("pause reports %+v, want paused", r)
+	}
+	stop(0)
+	d := waitFor(t, ctx, st, table, name, func(d lockDetail) bool { return len(d.Holders) == 4 })
+	start() // e12
+	d = waitFor(t, ctx, st, table, name, func(d lockDetail) bool { return len(d.Waiters) == 8 })
+	if !d.Paused || len(d.Holders) != 4 || !slices.Equal(queue(d), started[5:13]) {
+		t.Fatalf("paused with a free slot: paused %v, holders %v, queue %v; want 4 holders and the queue e5..e12 in order", d.Paused, holding(d), queue(d))
+	}
+	if r := steer("resume", "--lock", name); r.Paused || !slices.Equal(r.Admitted, started[5:6]) {
+		t.Fatalf("resume reports %+v, want e5 admitted", r)
+	}
+
+	// 5 → 2: the holders above it finish, and their slots go back to the lock.
+	if r := steer("limit", "--lock", name, "--set", "2"); r.Limit != 2 || len(r.Admitted) != 0 {
+		t.Fatalf("limit --set 2 reports %+v, want limit 2 and nobody admitted", r)
+	}
+	for _, i := range []int{1, 2, 3} {
+		stop(i)
+	}
+	d = waitFor(t, ctx, st, table, name, func(d lockDetail) bool { return len(d.Holders) == 2 })
+	if want := sorted([]string{started[4], started[5]}); !slices.Equal(holding(d), want) || !slices.Equal(queue(d), started[6:13]) || d.Limit != 2 || !d.LimitOverride {
+		t.Fatalf("at limit 2: holders %v, queue %v, limit %d; want %v, e6..e12, 2", holding(d), queue(d), d.Limit, want)
+	}
+	stop(4) // at the limit: its slot goes to the oldest waiter
+	d = waitFor(t, ctx, st, table, name, func(d lockDetail) bool { return len(d.Waiters) == 6 })
+	if want := sorted([]string{started[5], started[6]}); !slices.Equal(holding(d), want) || d.Count != 2 {
+		t.Fatalf("after a release at the limit: holders %v (counter %d), want %v", holding(d), d.Count, want)
+	}
+
+	// 2 → 8: six waiters at once, oldest first.
+	if r := steer("limit", "--lock", name, "--set", "8"); !slices.Equal(r.Admitted, started[7:13]) {
+		t.Fatalf("limit --set 8 admitted %v, want the six waiters e7..e12", r.Admitted)
+	}
+	d = waitFor(t, ctx, st, table, name, func(d lockDetail) bool { return len(d.Holders) == 8 })
+	for _, h := range d.Holders {
+		if h.Status != "RUNNING" {
+			t.Errorf("holder %s is %s, want RUNNING", h.Execution, h.Status)
+		}
+	}
+
+	// Drain: the two newcomers waiting at the limit fail with the named cause.
+	start()
+	start()
+	const cause = "database maintenance"
+	if r := steer("drain", "--lock", name, "--cause", cause); !slices.Equal(r.Drained, started[13:15]) || len(r.Unreached) != 0 {
+		t.Fatalf("drain reports %+v, want e13 and e14 drained", r)
+	}
+	for _, e := range started[13:15] {
+		for {
+			out, err := client.DescribeExecution(ctx, &sfn.DescribeExecutionInput{ExecutionArn: aws.String(e)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Status == "RUNNING" {
+				time.Sleep(20 * time.Millisecond)
+				continue
+			}
+			if out.Status != "FAILED" || aws.ToString(out.Error) != lock.ErrorDrained || aws.ToString(out.Cause) != cause {
+				t.Errorf("drained %s ended %s with %q: %q; want FAILED with %s: %q", e, out.Status, aws.ToString(out.Error), aws.ToString(out.Cause), lock.ErrorDrained, cause)
+			}
+			break
+		}
+	}
+
+	// The default: the lock has its own limit, so a new default leaves it until cleared.
+	if r := steer("limit", "--default", "--state-machine", machine, "--set", "3"); len(r.Locks) != 0 {
+		t.Errorf("limit --default reports %+v, want no lock changed (the lock's limit is its own)", r)
+	}
+	if r := steer("limit", "--lock", name, "--clear"); r.Limit != 3 {
+		t.Errorf("limit --clear reports %+v, want the default 3", r)
+	}
+
+	// Nothing leaked: every holder stopped, the lock ends empty.
+	for i := 5; i < 13; i++ {
+		stop(i)
+	}
+	d = waitFor(t, ctx, st, table, name, func(d lockDetail) bool { return len(d.Holders) == 0 })
+	if d.Count != 0 || len(d.Waiters) != 0 {
+		t.Errorf("at the end: counter %d, waiters %v; want an empty lock", d.Count, queue(d))
+	}
 }

@@ -20,9 +20,9 @@ var errHolderRunning = errors.New("the holder's execution is RUNNING: it may sti
 // errNotHolder: the execution holds no slot of the lock.
 var errNotHolder = errors.New("the execution holds no slot of the lock (see turnstile inspect --lock); nothing was changed")
 
-// errLimitRequired: releasing and reconciling hand slots on up to the limit, which the lock
-// table does not hold.
-var errLimitRequired = errors.New("--limit is required: the semaphore's limit (the construct's Limit), which the lock table does not hold")
+// errLimitRequired: releasing and reconciling hand slots on up to the limit, which a lock
+// without a live limit of its own does not hold.
+var errLimitRequired = errors.New("--limit is required: the semaphore's limit (the construct's Limit), which applies to locks without a live limit of their own")
 
 // releaseFlags are the flags of `turnstile release`.
 type releaseFlags struct {

@@ -103,7 +103,10 @@ type Props struct {
 	// string there fails with Turnstile.InvalidLockName before touching the table.
 	// Default: none; one of LockName and LockNamePath is required.
 	LockNamePath string
-	// Limit is the number of executions that may run the work at once, 1 to MaxLimit.
+	// Limit is the number of executions that may run the work at once, 1 to MaxLimit. With
+	// the Callback strategy it is the semaphore's initial default: each lock copies the default
+	// into the lock table on its first use, which holds the lock's limit from then on (change
+	// it live with `turnstile limit`; redeploying with another Limit does not).
 	// Required.
 	Limit int
 

@@ -102,6 +102,11 @@ func (c *LockClient) acquireParams(holder string) (map[string]any, error) {
 		if values, ok := update["ExpressionAttributeValues"].(map[string]any); ok {
 			delete(values, ":limit")
 		}
+		if names, ok := update["ExpressionAttributeNames"].(map[string]any); ok {
+			// Only the condition names these; DynamoDB refuses names an expression does not use.
+			delete(names, "#limit")
+			delete(names, "#paused")
+		}
 	}
 	return p, nil
 }

@@ -38,7 +38,7 @@ func RunDynamoDBAlone(ctx context.Context, endpoint, table string, limit int, lo
 			map[string]any{"Update": map[string]any{
 				"TableName": table, "Key": counter,
 				"UpdateExpression": lock.AcquireCountUpdate, "ConditionExpression": lock.AcquireCountCondition,
-				"ExpressionAttributeNames":  map[string]any{"#count": lock.AttributeCount},
+				"ExpressionAttributeNames":  map[string]any{"#count": lock.AttributeCount, "#limit": lock.AttributeLimit, "#paused": lock.AttributePaused},
 				"ExpressionAttributeValues": map[string]any{":limit": num(limit), ":one": num(1), ":zero": num(0)},
 			}},
 			map[string]any{"Put": map[string]any{
