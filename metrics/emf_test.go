@@ -63,7 +63,7 @@ func TestParseReadsWhatCloudWatchExtracts(t *testing.T) {
 	}
 	type key struct {
 		ns, name, dims string
-		v          float64
+		v              float64
 	}
 	var got []key
 	for _, s := range samples {
