@@ -168,6 +168,7 @@ func (c *Client) wakeGranted(ctx context.Context, lock string, limit int, w wait
 // finds its slot itself when its task times out and it parks again.
 func (c *Client) wakeOrFindDead(ctx context.Context, w waiter, grantedBy string) (dead bool, err error) {
 	if c.wake(ctx, w.token, Wake{GrantedBy: grantedBy, Ticket: w.ticket}) == nil {
+		c.reportAdmitted(w, grantedBy)
 		return false, nil
 	}
 	alive, err := c.running(ctx, w.execution)
