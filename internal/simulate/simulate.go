@@ -149,6 +149,9 @@ type Result struct {
 	// Rate is what a machine with a Rate measured: entries per window against the GCRA bound,
 	// and the gate's write units per permit. Nil without a Rate.
 	Rate *RateFigures `json:"rate,omitempty"`
+	// Metrics sums up, by name, Turnstile's metrics that the stack's functions wrote during the
+	// run (package metrics): what CloudWatch would have received.
+	Metrics map[string]MetricSummary `json:"metrics,omitempty"`
 }
 
 // expectedErrors are the error names a scenario's executions may fail with: sc.ExpectErrors, the demo work's
@@ -416,6 +419,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		res.DynamoDBRequestsPerExecution = float64(ddbStats.Requests) / n
 	}
 	res.PerExecution = ddbStats.Capacity().PerExecution(report.Started)
+	res.Metrics = summarizeMetrics(st.Metrics())
 	if rate, ok := machines.SemaphoreRate(def); ok {
 		if res.Rate, err = rateFigures(ctx, st, rate, report); err != nil {
 			return nil, err
