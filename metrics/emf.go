@@ -84,18 +84,20 @@ type Sample struct {
 	Dimensions map[string]string
 }
 
-// document is the JSON shape of the specification's metadata object.
+// metadata is the JSON shape of the specification's metadata object (the "_aws" member).
 type metadata struct {
 	Timestamp         *int64      `json:"Timestamp"`
 	CloudWatchMetrics []directive `json:"CloudWatchMetrics"`
 }
 
+// directive is a MetricDirective object.
 type directive struct {
 	Namespace  string             `json:"Namespace"`
 	Dimensions [][]string         `json:"Dimensions"`
 	Metrics    []metricDefinition `json:"Metrics"`
 }
 
+// metricDefinition is a MetricDefinition object.
 type metricDefinition struct {
 	Name string `json:"Name"`
 	Unit Unit   `json:"Unit,omitempty"`
