@@ -1,13 +1,12 @@
 package semaphore
 
 import (
-	"maps"
-
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
 	"github.com/aws/aws-cdk-go/awscdk/v2/interfaces/interfacesawscloudwatch"
 	"github.com/aws/jsii-runtime-go"
 
+	"github.com/turnstile-sfn/turnstile/internal/cwmetric"
 	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
@@ -15,7 +14,7 @@ import (
 const (
 	// DefaultMetricPeriodMinutes is the period of the Metric* methods' metrics and of the
 	// alarms: the reconciler's default period, which writes the gauges.
-	DefaultMetricPeriodMinutes = 5
+	DefaultMetricPeriodMinutes = cwmetric.PeriodMinutes
 	// DefaultOldestWaitAlarmMinutes is AlarmProps.OldestWait's default: a waiter that has
 	// waited longer raises the OldestWait alarm.
 	DefaultOldestWaitAlarmMinutes = 15
@@ -108,14 +107,11 @@ type DashboardProps struct {
 	DashboardName *string
 }
 
-// wireMetrics gives the semaphore's functions the value of the Semaphore dimension.
+// wireMetrics gives the hand-off function the value of the Semaphore dimension (the cleanup's
+// reconciler gets it from the cleanup: the semaphore is its scope).
 func (s *semaphore) wireMetrics() {
-	name := jsii.String(s.MetricsName())
 	if s.handOff != nil {
-		s.handOff.AddEnvironment(jsii.String(metrics.EnvSemaphore), name, nil)
-	}
-	if s.cleanup != nil && s.cleanup.Reconciler() != nil {
-		s.cleanup.Reconciler().AddEnvironment(jsii.String(metrics.EnvSemaphore), name, nil)
+		s.handOff.AddEnvironment(jsii.String(metrics.EnvSemaphore), jsii.String(s.MetricsName()), nil)
 	}
 }
 
@@ -124,24 +120,7 @@ func (s *semaphore) MetricsName() string { return *s.Node().Path() }
 
 // metric returns the semaphore's metric name with its default statistic, props applied.
 func (s *semaphore) metric(name string, statistic *string, props *awscloudwatch.MetricOptions) awscloudwatch.Metric {
-	dims := map[string]*string{metrics.DimensionSemaphore: jsii.String(s.MetricsName())}
-	m := awscloudwatch.NewMetric(&awscloudwatch.MetricProps{
-		Namespace:     jsii.String(metrics.Namespace),
-		MetricName:    jsii.String(name),
-		DimensionsMap: &dims,
-		Statistic:     statistic,
-		Period:        awscdk.Duration_Minutes(jsii.Number(DefaultMetricPeriodMinutes)),
-	})
-	if props == nil {
-		return m
-	}
-	opts := *props
-	if opts.DimensionsMap != nil {
-		merged := maps.Clone(dims)
-		maps.Copy(merged, *opts.DimensionsMap)
-		opts.DimensionsMap = &merged
-	}
-	return m.With(&opts)
+	return cwmetric.New(s.MetricsName(), name, statistic, props)
 }
 
 // MetricSlotsHeld implements Monitoring.
