@@ -46,6 +46,8 @@ type Client struct {
 	sleep     func(ctx context.Context, d time.Duration) error
 	attempts  int
 	lookAhead int32
+	// onAdmitted is WithAdmitted's callback, or nil.
+	onAdmitted func(Admission)
 }
 
 // Option configures a Client.
@@ -105,6 +107,8 @@ type waiter struct {
 	ticket    int64
 	execution string
 	token     string
+	lock      string // the item's partition key
+	since     string // AttributeSince
 }
 
 // counter is the counter item as read.
@@ -168,7 +172,8 @@ func parseWaiter(item map[string]types.AttributeValue) (waiter, bool) {
 	if !ok {
 		return waiter{}, false
 	}
-	return waiter{ticket: t, execution: stringOf(item, AttributeExecution), token: stringOf(item, AttributeToken)}, true
+	return waiter{ticket: t, execution: stringOf(item, AttributeExecution), token: stringOf(item, AttributeToken),
+		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince)}, true
 }
 
 // head reads the counter item and the oldest n waiters in one strongly consistent Query:
@@ -376,4 +381,4 @@ func (c *Client) backoff(ctx context.Context, holder string, tries int) error {
 }
 
 // timestamp renders the current time like $$.State.EnteredTime.
-func (c *Client) timestamp() string { return c.now().UTC().Format("2006-01-02T15:04:05.000Z") }
+func (c *Client) timestamp() string { return c.now().UTC().Format(SinceLayout) }

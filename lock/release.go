@@ -193,6 +193,7 @@ func (c *Client) wakeGranted(ctx context.Context, lock string, limit int, w wait
 // finds its slot itself when its task times out and it parks again.
 func (c *Client) wakeOrFindDead(ctx context.Context, w waiter, wake Wake) (dead bool, err error) {
 	if c.wake(ctx, w.token, wake) == nil {
+		c.reportAdmitted(w, wake.GrantedBy)
 		return false, nil
 	}
 	alive, err := c.running(ctx, w.execution)

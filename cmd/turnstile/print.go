@@ -14,6 +14,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/internal/capacity"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
+	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
 // printResult renders a simulation as a table a person reads.
@@ -51,6 +52,7 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
 	printCapacity(tw, res.PerExecution)
 	fmt.Fprintf(tw, "Undelivered events\t%d\t\n", res.DeadLetters)
+	printMetrics(tw, res.Metrics)
 	if len(res.UnexpectedFailures) > 0 {
 		fmt.Fprintf(tw, "Unexpected failures\t%s\tNOT A GOOD RUN\n", failures(res.UnexpectedFailures))
 	}
@@ -161,4 +163,24 @@ func windowSeconds(windows []simulate.RateWindow) string {
 		out = append(out, strconv.FormatFloat(w.Seconds, 'g', -1, 64))
 	}
 	return strings.Join(out, " / ")
+}
+
+// printMetrics renders the one-line summary of the metrics the functions wrote.
+func printMetrics(tw *tabwriter.Writer, ms map[string]simulate.MetricSummary) {
+	if len(ms) == 0 {
+		return
+	}
+	parts := make([]string, 0, len(ms))
+	for _, name := range slices.Sorted(maps.Keys(ms)) {
+		m := ms[name]
+		switch {
+		case m.Unit == metrics.UnitMilliseconds:
+			parts = append(parts, fmt.Sprintf("%s %d, max %.0f ms", name, m.Samples, m.Max))
+		case name == metrics.SlotsHeld || name == metrics.ExecutionsWaiting: // gauges
+			parts = append(parts, fmt.Sprintf("%s max %.0f", name, m.Max))
+		default:
+			parts = append(parts, fmt.Sprintf("%s %.0f", name, m.Sum))
+		}
+	}
+	fmt.Fprintf(tw, "Metrics written (EMF)\t%s\t\n", strings.Join(parts, ", "))
 }

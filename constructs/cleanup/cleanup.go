@@ -20,8 +20,10 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/golambda"
+	"github.com/turnstile-sfn/turnstile/internal/cwmetric"
 	"github.com/turnstile-sfn/turnstile/internal/nag"
 	"github.com/turnstile-sfn/turnstile/lock"
+	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
 // Cleanup frees what dead executions of a semaphore hold: a rule on their FAILED, TIMED_OUT
@@ -40,6 +42,13 @@ type Cleanup interface {
 	Reconciler() awslambda.Function
 	// RedriveGuard returns the redrive guard machine, or nil when Props.RedriveGuard is false.
 	RedriveGuard() awsstepfunctions.StateMachine
+	// MetricSlotsFreedByCleanup counts the slots the cleanup machine freed (Count; default
+	// statistic Sum over 5 minutes): the hand-off function writes it, so it exists under the
+	// Callback strategy only. See package metrics and the Semaphore's Monitoring.
+	MetricSlotsFreedByCleanup(props *awscloudwatch.MetricOptions) awscloudwatch.Metric
+	// MetricSlotsFreedByReconciler counts the slots the reconciler freed (Count; Sum over 5
+	// minutes): each means a status-change event was lost or the cleanup did not run.
+	MetricSlotsFreedByReconciler(props *awscloudwatch.MetricOptions) awscloudwatch.Metric
 }
 
 type cleanup struct {
@@ -50,6 +59,7 @@ type cleanup struct {
 	alarm        awscloudwatch.Alarm
 	reconciler   awslambda.Function
 	guard        awsstepfunctions.StateMachine
+	metricsName  string
 }
 
 // New creates a Cleanup for the semaphore described by props. It panics, naming the prop, when
@@ -79,8 +89,11 @@ func New(scope constructs.Construct, id *string, props *Props) Cleanup {
 		removal = awscdk.RemovalPolicy_DESTROY
 	}
 
-	c := &cleanup{}
+	c := &cleanup{metricsName: p.MetricsName}
 	constructs.NewConstruct_Override(c, scope, id)
+	if c.metricsName == "" {
+		c.metricsName = *scope.Node().Path()
+	}
 	c.dlq = awssqs.NewQueue(c, jsii.String("DeadLetterQueue"), &awssqs.QueueProps{
 		EnforceSSL:      jsii.Bool(true),
 		Encryption:      awssqs.QueueEncryption_SQS_MANAGED,
@@ -229,6 +242,7 @@ func (c *cleanup) newReconciler(p *Props) awslambda.Function {
 			machines.EnvReconcilerLockTable:       p.Table.TableName(),
 			machines.EnvReconcilerStateMachineArn: p.StateMachine.StateMachineArn(),
 			machines.EnvReconcilerLimit:           jsii.String(strconv.Itoa(p.Limit)),
+			metrics.EnvSemaphore:                  jsii.String(c.metricsName),
 		},
 	})
 	p.StateMachine.GrantExecution(fn, jsii.String("states:DescribeExecution"))
@@ -266,6 +280,16 @@ func (c *cleanup) DeadLetterQueue() awssqs.Queue { return c.dlq }
 
 // DeadLetterAlarm implements Cleanup.
 func (c *cleanup) DeadLetterAlarm() awscloudwatch.Alarm { return c.alarm }
+
+// MetricSlotsFreedByCleanup implements Cleanup.
+func (c *cleanup) MetricSlotsFreedByCleanup(props *awscloudwatch.MetricOptions) awscloudwatch.Metric {
+	return cwmetric.New(c.metricsName, metrics.SlotsFreedByCleanup, awscloudwatch.Stats_SUM(), props)
+}
+
+// MetricSlotsFreedByReconciler implements Cleanup.
+func (c *cleanup) MetricSlotsFreedByReconciler(props *awscloudwatch.MetricOptions) awscloudwatch.Metric {
+	return cwmetric.New(c.metricsName, metrics.SlotsFreedByReconciler, awscloudwatch.Stats_SUM(), props)
+}
 
 // Reconciler implements Cleanup.
 func (c *cleanup) Reconciler() awslambda.Function { return c.reconciler }

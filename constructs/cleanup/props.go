@@ -53,6 +53,10 @@ type Props struct {
 	Reconciler *bool
 	// RedriveGuard turns the redrive guard on. Default: true.
 	RedriveGuard *bool
+	// MetricsName is the value of the Semaphore dimension of the metrics the reconciler writes
+	// and the Metric* methods read (package metrics); the semaphore's MetricsName.
+	// Default: the path of the cleanup's scope (the Semaphore construct that creates it).
+	MetricsName string
 	// RemovalPolicy applies to the dead-letter queue and the log groups created.
 	// Default: awscdk.RemovalPolicy_DESTROY.
 	RemovalPolicy awscdk.RemovalPolicy

@@ -23,6 +23,7 @@ import (
 // and a Standard state machine that acquires a slot, runs the work and releases the slot.
 type Semaphore interface {
 	constructs.Construct
+	Monitoring
 	// Table returns the lock table (the given Props.Table, or the one created).
 	Table() awsdynamodb.ITable
 	// StateMachine returns the acquire → run → release state machine.
@@ -70,6 +71,7 @@ type semaphore struct {
 	definition   *asl.StateMachine
 	cleanup      cleanup.Cleanup
 	handOff      awslambda.Function
+	alarms       *Alarms // AddAlarms's, for the dashboard
 }
 
 // New creates a Semaphore. It panics, naming the prop and its value, when the props are
@@ -166,6 +168,7 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 			RemovalPolicy:     removalPolicy(&p),
 		})
 	}
+	s.wireMetrics()
 	return s
 }
 

@@ -40,6 +40,9 @@ type HandlerEnv struct {
 	// that call AWS (a reconciler, a load test).
 	StepFunctions *sfn.Client
 	DynamoDB      *dynamodb.Client
+	// Log is the function's standard output, as Lambda sends it to CloudWatch Logs: the stack
+	// keeps the embedded metric format lines written to it (Stack.Metrics) and drops the rest.
+	Log io.Writer
 }
 
 // handlerKey is how a function of the template finds its factory: by the Go package it is built
@@ -57,7 +60,7 @@ func handlerKey(fn template.Function, factories map[string]HandlerFactory) (stri
 // function's timeout and reserved concurrency; a function the stack uses (a state machine's task
 // or a rule's target) without a factory runs through the Lambda Runtime API when it has a Go
 // package, and fails the binding otherwise.
-func bindFunctions(ctx context.Context, reg *lambdafn.Registry, tmpl *template.Template, factories map[string]HandlerFactory, base HandlerEnv, seed uint64, runtimes *runtimeFunctions) error {
+func bindFunctions(ctx context.Context, reg *lambdafn.Registry, tmpl *template.Template, factories map[string]HandlerFactory, base HandlerEnv, seed uint64, runtimes *runtimeFunctions, metricLog *metricLog) error {
 	var unbound []string
 	for _, fn := range tmpl.Functions {
 		var h lambdafn.Handler
@@ -67,11 +70,12 @@ func bindFunctions(ctx context.Context, reg *lambdafn.Registry, tmpl *template.T
 		case ok:
 			env := base
 			env.Rand = rand.New(rand.NewPCG(seed, hashString(fn.LogicalID)))
+			env.Log = metricLog.writer(fn.LogicalID, "")
 			h, err = factories[key](fn, env)
 		case !used(tmpl, fn):
 			continue
 		case fn.GoPackage != "":
-			h, err = runtimes.handler(ctx, fn)
+			h, err = runtimes.handler(ctx, fn, metricLog)
 		default:
 			unbound = append(unbound, describeFunction(fn))
 			continue
@@ -109,7 +113,7 @@ type runtimeFunctions struct {
 }
 
 // handler builds fn's Go package (once per package) and returns a handler that runs it.
-func (r *runtimeFunctions) handler(ctx context.Context, fn template.Function) (lambdafn.Handler, error) {
+func (r *runtimeFunctions) handler(ctx context.Context, fn template.Function, metricLog *metricLog) (lambdafn.Handler, error) {
 	if r.builder == nil {
 		dir, err := os.MkdirTemp("", "turnstile-functions-")
 		if err != nil {
@@ -125,9 +129,15 @@ func (r *runtimeFunctions) handler(ctx context.Context, fn template.Function) (l
 	if fn.ReservedConcurrency != nil && *fn.ReservedConcurrency > 0 {
 		maxConcurrency = *fn.ReservedConcurrency
 	}
+	log := r.log
+	if log == nil {
+		log = os.Stderr
+	}
+	// The log prefixes each line with the function's name, as runtimeapi.Config.Log says.
+	log = io.MultiWriter(log, metricLog.writer(fn.LogicalID, "["+fn.Name+"] "))
 	f, err := runtimeapi.New(runtimeapi.Config{
 		Binary: binary, FunctionName: fn.Name, Handler: fn.Handler, Region: r.region, MemoryMB: fn.MemorySize,
-		Environment: fn.Environment, Endpoints: r.endpoints, MaxConcurrency: maxConcurrency, Log: r.log,
+		Environment: fn.Environment, Endpoints: r.endpoints, MaxConcurrency: maxConcurrency, Log: log,
 	})
 	if err != nil {
 		return nil, err

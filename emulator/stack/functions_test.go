@@ -43,7 +43,7 @@ func TestFunctionsWithoutHandlerRunThroughTheRuntimeAPI(t *testing.T) {
 			t.Error(err)
 		}
 	})
-	if err := bindFunctions(context.Background(), reg, tmpl, nil, HandlerEnv{}, 1, rt); err != nil {
+	if err := bindFunctions(context.Background(), reg, tmpl, nil, HandlerEnv{}, 1, rt, &metricLog{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{
@@ -74,7 +74,7 @@ func TestFunctionWhosePackageDoesNotBuildFailsTheBinding(t *testing.T) {
 	}
 	rt := &runtimeFunctions{log: io.Discard}
 	defer rt.close()
-	err := bindFunctions(context.Background(), nil, tmpl, nil, HandlerEnv{}, 1, rt)
+	err := bindFunctions(context.Background(), nil, tmpl, nil, HandlerEnv{}, 1, rt, &metricLog{})
 	if !errors.Is(err, gobuild.ErrPackageNotFound) || !strings.Contains(err.Error(), fn.GoPackage) {
 		t.Fatalf("bindFunctions = %v, want gobuild.ErrPackageNotFound naming %s", err, fn.GoPackage)
 	}

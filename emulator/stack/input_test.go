@@ -53,7 +53,7 @@ func TestUsedFunctionsNeedHandlers(t *testing.T) {
 		Functions:     []template.Function{used, unused},
 		StateMachines: []template.StateMachine{{Definition: `{"Parameters":{"FunctionName":"` + used.ARN + `"}}`}},
 	}
-	err := bindFunctions(context.Background(), nil, tmpl, nil, HandlerEnv{}, 1, &runtimeFunctions{})
+	err := bindFunctions(context.Background(), nil, tmpl, nil, HandlerEnv{}, 1, &runtimeFunctions{}, &metricLog{})
 	if !errors.Is(err, ErrNoHandler) {
 		t.Fatalf("bindFunctions without handlers = %v, want ErrNoHandler", err)
 	}

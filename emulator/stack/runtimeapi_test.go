@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
+
+	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
 // TestStackRunsAFunctionThroughTheRuntimeAPI starts a stack whose function has a Go package and
@@ -51,6 +53,18 @@ func TestStackRunsAFunctionThroughTheRuntimeAPI(t *testing.T) {
 	}
 	if after := st.DynamoDBStats(); after.Requests <= before.Requests {
 		t.Errorf("DynamoDB requests %d → %d: the function did not go through the stack's proxy", before.Requests, after.Requests)
+	}
+
+	// The function's EMF line on its standard output is a metric of the stack.
+	runExecution(t, st, machine, `{"action":"metric","value":"7"}`)
+	var held []float64
+	for _, m := range st.Metrics() {
+		if m.Name == metrics.SlotsHeld && m.Dimensions[metrics.DimensionLockName] == "L" && m.Function == st.Template.Functions[0].LogicalID {
+			held = append(held, m.Value)
+		}
+	}
+	if len(held) != 1 || held[0] != 7 {
+		t.Errorf("SlotsHeld of the function's lock L = %v, want the one 7 it wrote", held)
 	}
 
 	out = runExecution(t, st, machine, `{"action":"fail","value":"no luck"}`)

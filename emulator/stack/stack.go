@@ -112,6 +112,8 @@ type Stack struct {
 
 	deadMu      sync.Mutex
 	deadLetters []eventbus.DeadLetter
+
+	metrics metricLog
 }
 
 // Start loads the stack at path (a cdk.out directory or a template file) and runs it. Close the
@@ -188,7 +190,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	env := HandlerEnv{Clock: clock, StepFunctions: s.internalStepFunctionsClient(clock), DynamoDB: ddb}
 	s.runtimes = &runtimeFunctions{moduleDir: opts.ModuleDir, log: opts.FunctionLog, region: tmpl.Region,
 		endpoints: runtimeapi.Endpoints{DynamoDB: s.proxy.URL(), StepFunctions: s.APIURL()}}
-	if err := bindFunctions(ctx, s.Lambda, tmpl, opts.Handlers, env, opts.Seed, s.runtimes); err != nil {
+	if err := bindFunctions(ctx, s.Lambda, tmpl, opts.Handlers, env, opts.Seed, s.runtimes, &s.metrics); err != nil {
 		return nil, err
 	}
 	ddbIntegration, err := dynamo.New(s.proxy.URL())

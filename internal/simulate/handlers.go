@@ -13,13 +13,16 @@ import (
 	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
 	"github.com/turnstile-sfn/turnstile/lambdas/reconciler/reconcile"
 	"github.com/turnstile-sfn/turnstile/lock"
+	"github.com/turnstile-sfn/turnstile/metrics"
 	"github.com/turnstile-sfn/turnstile/slot"
 )
 
 // Handlers returns the handler factories of the demo's functions, keyed by Go package: dowork
 // reads its configuration from the function's environment in the template, and sleeps on the
 // emulator's clock with the stack's seeded randomness; the cleanup's reconciler reads its table
-// and state machine from the environment and talks to the stack's own APIs.
+// and state machine from the environment and talks to the stack's own APIs. The hand-off
+// function and the reconciler write their metrics to the function's log, where the stack
+// captures them (stack.Stack.Metrics).
 func Handlers() map[string]stack.HandlerFactory {
 	return map[string]stack.HandlerFactory{
 		demo.DoWorkPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
@@ -35,18 +38,20 @@ func Handlers() map[string]stack.HandlerFactory {
 			if err != nil {
 				return nil, err
 			}
-			locks, err := lock.New(table, env.DynamoDB, env.StepFunctions, lock.WithNow(env.Clock.Now), lock.WithSleep(env.Clock.Sleep))
+			m := metrics.NewLoggerFromEnv(env.Log, lookupIn(fn), env.Clock.Now)
+			locks, err := lock.New(table, env.DynamoDB, env.StepFunctions, lock.WithNow(env.Clock.Now), lock.WithSleep(env.Clock.Sleep), handoff.WaitTimes(m))
 			if err != nil {
 				return nil, err
 			}
-			return lambdafn.FromLambdaHandler(handoff.New(locks).Handle), nil
+			return lambdafn.FromLambdaHandler(handoff.New(locks, handoff.WithMetrics(m)).Handle), nil
 		},
 		cleanup.ReconcilerPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
 			cfg, err := reconcile.ConfigFromEnv(lookupIn(fn))
 			if err != nil {
 				return nil, err
 			}
-			r, err := reconcile.New(cfg, env.StepFunctions, env.DynamoDB, reconcile.WithNow(env.Clock.Now))
+			m := metrics.NewLoggerFromEnv(env.Log, lookupIn(fn), env.Clock.Now)
+			r, err := reconcile.New(cfg, env.StepFunctions, env.DynamoDB, reconcile.WithNow(env.Clock.Now), reconcile.WithMetrics(m))
 			if err != nil {
 				return nil, err
 			}

@@ -149,6 +149,9 @@ type Result struct {
 	// Rate is what a machine with a Rate measured: permits, admissions and entries per window
 	// against the GCRA bound, and the gate's write units per permit. Nil without a Rate.
 	Rate *RateFigures `json:"rate,omitempty"`
+	// Metrics sums up, by name, Turnstile's metrics that the stack's functions wrote until the
+	// last execution ended (package metrics): what CloudWatch would have received.
+	Metrics map[string]MetricSummary `json:"metrics,omitempty"`
 }
 
 // expectedErrors are the error names a scenario's executions may fail with: sc.ExpectErrors, the demo work's
@@ -186,7 +189,8 @@ type endWatch struct {
 	mu       sync.Mutex
 	ended    map[string]bool
 	snapshot *faultproxy.Stats
-	all      chan struct{} // closed once every execution has ended
+	metrics  []stack.MetricSample // the functions' metrics written until then
+	all      chan struct{}        // closed once every execution has ended
 }
 
 // watchEnd starts watching the executions of machineArn until n of them have ended, reporting
@@ -207,21 +211,22 @@ func watchEnd(st *stack.Stack, machineArn string, n int, progress func(finished,
 		}
 		if len(w.ended) == n && w.snapshot == nil {
 			stats := st.DynamoDBStats()
-			w.snapshot = &stats
+			w.snapshot, w.metrics = &stats, st.Metrics()
 			close(w.all)
 		}
 	})
 	return w
 }
 
-// stats returns the counts taken when the last execution ended, if it did.
-func (w *endWatch) stats() (faultproxy.Stats, bool) {
+// stats returns the counts and the functions' metrics taken when the last execution ended, if
+// it did.
+func (w *endWatch) stats() (faultproxy.Stats, []stack.MetricSample, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.snapshot == nil {
-		return faultproxy.Stats{}, false
+		return faultproxy.Stats{}, nil, false
 	}
-	return *w.snapshot, true
+	return *w.snapshot, w.metrics, true
 }
 
 // startGate passes the runner's calls on and releases the stack's hold on the clock once the
@@ -401,9 +406,9 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ddbStats, ok := ended.stats()
+	ddbStats, metricSamples, ok := ended.stats()
 	if !ok {
-		ddbStats = st.DynamoDBStats()
+		ddbStats, metricSamples = st.DynamoDBStats(), st.Metrics()
 	}
 	helpers, err := helperTransitions(ctx, st, machine.ARN)
 	if err != nil {
@@ -417,6 +422,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		res.DynamoDBRequestsPerExecution = float64(ddbStats.Requests) / n
 	}
 	res.PerExecution = ddbStats.Capacity().PerExecution(report.Started)
+	res.Metrics = summarizeMetrics(metricSamples)
 	if rate, ok := machines.SemaphoreRate(def); ok {
 		if res.Rate, err = rateFigures(ctx, st, rate, report); err != nil {
 			return nil, err

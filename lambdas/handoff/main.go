@@ -6,6 +6,7 @@ import (
 	"context"
 	"log"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
 	"github.com/turnstile-sfn/turnstile/lock"
+	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
 func main() {
@@ -25,9 +27,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	locks, err := lock.New(table, dynamodb.NewFromConfig(awsCfg), sfn.NewFromConfig(awsCfg))
+	// The metrics go to standard output, which Lambda sends to CloudWatch Logs.
+	m := metrics.NewLoggerFromEnv(os.Stdout, os.LookupEnv, time.Now)
+	locks, err := lock.New(table, dynamodb.NewFromConfig(awsCfg), sfn.NewFromConfig(awsCfg), handoff.WaitTimes(m))
 	if err != nil {
 		log.Fatal(err)
 	}
-	lambda.Start(handoff.New(locks).Handle)
+	lambda.Start(handoff.New(locks, handoff.WithMetrics(m)).Handle)
 }

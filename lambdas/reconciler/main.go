@@ -6,6 +6,7 @@ import (
 	"context"
 	"log"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -13,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"github.com/turnstile-sfn/turnstile/lambdas/reconciler/reconcile"
+	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
 func main() {
@@ -24,7 +26,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r, err := reconcile.New(cfg, sfn.NewFromConfig(awsCfg), dynamodb.NewFromConfig(awsCfg), reconcile.WithLogf(log.Printf))
+	// The metrics go to standard output, which Lambda sends to CloudWatch Logs.
+	m := metrics.NewLoggerFromEnv(os.Stdout, os.LookupEnv, time.Now)
+	r, err := reconcile.New(cfg, sfn.NewFromConfig(awsCfg), dynamodb.NewFromConfig(awsCfg), reconcile.WithLogf(log.Printf), reconcile.WithMetrics(m))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -112,6 +112,7 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 	output(OutputDoWorkFunctionName, "The protected work", fn.FunctionName())
 	output(OutputTestRunnerFunctionName, "The load test: invoke it with {\"stateMachineArn\": …, \"lockTable\": …}", testRunner.FunctionName())
 
+	addMonitoring(s, cfg, sem)
 	suppressNagFindings(testRunner)
 	s.semaphore, s.doWork = sem, fn
 	return s

@@ -22,6 +22,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
 	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -197,7 +198,7 @@ func TestDemoStack(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	if want := []string{demo.OutputDoWorkFunctionName, demo.OutputLockTableName, demo.OutputStateMachineArn, demo.OutputTestRunnerFunctionName}; !slices.Equal(names, want) {
+	if want := []string{demo.OutputAlarmTopicArn, demo.OutputDoWorkFunctionName, demo.OutputLockTableName, demo.OutputStateMachineArn, demo.OutputTestRunnerFunctionName}; !slices.Equal(names, want) {
 		t.Errorf("outputs = %v, want %v", names, want)
 	}
 }
@@ -285,5 +286,37 @@ func TestTestRunnerPermissions(t *testing.T) {
 		if strings.HasSuffix(a, ":*") || strings.HasPrefix(a, "dynamodb:Put") || strings.HasPrefix(a, "dynamodb:Update") || strings.HasPrefix(a, "dynamodb:Delete") {
 			t.Errorf("the test runner may %s: broader than a load test needs", a)
 		}
+	}
+}
+
+// TestDemoIsMonitored checks that the demo turns on the semaphore's alarms, each notifying the
+// alarm topic, and its dashboard.
+func TestDemoIsMonitored(t *testing.T) {
+	topics := resourcesOf("AWS::SNS::Topic")
+	if len(topics) != 1 {
+		t.Fatalf("%d topics, want the alarm topic", len(topics))
+	}
+	var topicID string
+	for id := range topics {
+		topicID = id
+	}
+	alarmed := map[string]bool{}
+	for id, alarm := range resourcesOf("AWS::CloudWatch::Alarm") {
+		p := alarm["Properties"].(map[string]any)
+		if p["Namespace"] != metrics.Namespace {
+			continue // the cleanup's dead-letter alarm
+		}
+		alarmed[p["MetricName"].(string)] = true
+		if got := compactJSON(p["AlarmActions"]); got != `[{"Ref":"`+topicID+`"}]` {
+			t.Errorf("%s: actions %s, want the alarm topic", id, got)
+		}
+	}
+	for _, name := range []string{metrics.SlotsFreedByReconciler, metrics.OldestWait, metrics.AcquireTimeouts} {
+		if !alarmed[name] {
+			t.Errorf("no alarm on %s", name)
+		}
+	}
+	if got := len(resourcesOf("AWS::CloudWatch::Dashboard")); got != 1 {
+		t.Errorf("%d dashboards, want 1", got)
 	}
 }

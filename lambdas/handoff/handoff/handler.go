@@ -9,6 +9,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/lock"
+	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
 // Request is the function's payload, as the state machines send it.
@@ -41,10 +42,19 @@ type Response struct {
 }
 
 // Handler serves the hand-off function's invocations.
-type Handler struct{ locks *lock.Client }
+type Handler struct {
+	locks   *lock.Client
+	metrics *metrics.Logger
+}
 
 // New returns the Handler over the locks of one table.
-func New(locks *lock.Client) *Handler { return &Handler{locks: locks} }
+func New(locks *lock.Client, opts ...Option) *Handler {
+	h := &Handler{locks: locks}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
+}
 
 // Handle runs one request. Its errors carry the state machine error names of lock.ErrorName
 // (Turnstile.QueueBusy, Turnstile.LockTableError, Turnstile.InvalidHandOffRequest), so the
@@ -52,6 +62,7 @@ func New(locks *lock.Client) *Handler { return &Handler{locks: locks} }
 func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 	var res Response
 	var err error
+	start := h.metrics.Now()
 	switch req.Action {
 	case machines.HandOffActionPark:
 		var p lock.ParkResult
@@ -79,6 +90,7 @@ func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, named(err)
 	}
+	h.report(req, res, start)
 	return res, nil
 }
 

@@ -5,7 +5,8 @@
 // exists. A lost status-change event therefore leaks a slot for at most one period, and an acquire
 // write that lands after its execution's cleanup is freed too. Work per run is bounded
 // (Config.MaxHolders); two runs at once are safe, since a holder is released at most once. Each run
-// logs its releases and an EMF line with the MetricReleasedSlots metric, and returns its counts.
+// logs its releases, writes per lock the metrics SlotsFreedByReconciler, SlotsHeld,
+// ExecutionsWaiting and OldestWait (package metrics; WithMetrics), and returns its counts.
 //
 //	r, err := reconcile.New(reconcile.Config{TableName: "locks", StateMachineArn: arn}, sfnClient, ddbClient, reconcile.WithLogf(log.Printf))
 //	if err != nil {

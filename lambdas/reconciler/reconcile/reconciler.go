@@ -16,6 +16,7 @@ import (
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
 	"github.com/turnstile-sfn/turnstile/lock"
+	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
 // StepFunctionsAPI is the part of the Step Functions client the reconciler uses: it tells dead
@@ -48,30 +49,34 @@ type Result struct {
 	Truncated bool `json:"truncated"`
 	// ReleasedHolders lists the released holders as "lockName execution-ARN", sorted.
 	ReleasedHolders []string `json:"releasedHolders,omitempty"`
+
+	// gauges are the locks' metrics, by lock name (WithMetrics).
+	gauges map[string]*lockGauges
 }
 
 // Reconciler frees the slots of holders whose execution is not RUNNING or no longer exists,
 // and takes dead waiters out of the queues. Every release is the lock's (lock.Client.Release),
 // so two runs at once (or a run and the cleanup machine) never release a holder twice.
 type Reconciler struct {
-	cfg   Config
-	sfn   StepFunctionsAPI
-	ddb   DynamoDBAPI
-	logf  func(format string, args ...any)
-	now   func() time.Time
-	locks *lock.Client
+	cfg     Config
+	sfn     StepFunctionsAPI
+	ddb     DynamoDBAPI
+	logf    func(format string, args ...any)
+	now     func() time.Time
+	locks   *lock.Client
+	metrics *metrics.Logger
 }
 
 // Option configures a Reconciler.
 type Option func(*Reconciler)
 
-// WithLogf sends the log lines (one per release and the EMF metric line) to logf.
+// WithLogf sends the log lines (one per release) to logf.
 // Default: discard.
 func WithLogf(logf func(format string, args ...any)) Option {
 	return func(r *Reconciler) { r.logf = logf }
 }
 
-// WithNow sets the clock of the metric's timestamp. Default: time.Now.
+// WithNow sets the clock of the lock operations. Default: time.Now.
 func WithNow(now func() time.Time) Option { return func(r *Reconciler) { r.now = now } }
 
 // New returns a Reconciler of cfg's table, or a *ConfigError.
@@ -97,7 +102,7 @@ func (r *Reconciler) Handle(ctx context.Context, _ json.RawMessage) (Result, err
 
 // Run pages through the lock table's holder and waiter items of the state machine's
 // executions and frees what dead ones hold or wait for, at most MaxHolders checked. It logs
-// each release and, at the end, an EMF metric line.
+// each release and, at the end, writes its metrics (WithMetrics).
 func (r *Reconciler) Run(ctx context.Context) (Result, error) {
 	var res Result
 	var start map[string]types.AttributeValue
@@ -136,6 +141,7 @@ func (r *Reconciler) finish(res Result) Result {
 
 // sweepItem checks one item of the table: a holder or a waiter of the machine's executions.
 func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.AttributeValue, prefix string, res *Result) error {
+	r.observe(res, item)
 	lockName := stringAttr(item, lock.AttributeLockName)
 	entry := stringAttr(item, lock.AttributeEntry)
 	if entry == lock.EntryLock {
@@ -191,6 +197,9 @@ func (r *Reconciler) count(res *Result, lockName, holder string, released bool) 
 		return
 	}
 	res.Released++
+	if r.metrics != nil {
+		res.gauge(lockName).freed++
+	}
 	res.ReleasedHolders = append(res.ReleasedHolders, lockName+" "+holder)
 	r.logf("released the slot of %s held by %s: the execution is not running", lockName, holder)
 }

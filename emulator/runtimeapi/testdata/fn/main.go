@@ -18,11 +18,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
 // Input says what the function does.
 type Input struct {
-	// Action is one of echo, fail, panic, context, env, exit, dynamo, sleep, big.
+	// Action is one of echo, fail, panic, context, env, exit, dynamo, sleep, big, metric.
 	Action string `json:"action"`
 	// Value is echoed back, or is the exit code, or the variable to read.
 	Value string `json:"value,omitempty"`
@@ -95,6 +97,14 @@ func handle(ctx context.Context, in Input) (Output, error) {
 		time.Sleep(in.Sleep)
 	case "big": // a response larger than Lambda accepts
 		out.Value = strings.Repeat("x", 7<<20)
+	case "metric": // an EMF line on standard output: SlotsHeld = Value of the lock "L"
+		var n int
+		if _, err := fmt.Sscan(in.Value, &n); err != nil {
+			return out, err
+		}
+		if err := metrics.NewLogger(os.Stdout, "Fn", time.Now).Emit("L", metrics.Count(metrics.SlotsHeld, n)); err != nil {
+			return out, err
+		}
 	default:
 		return out, fmt.Errorf("unknown action %q", in.Action)
 	}
