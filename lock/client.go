@@ -116,6 +116,7 @@ type counter struct {
 	exists  bool
 	count   int
 	tickets int64
+	changes int64
 	// limit is the live limit, 0 when the item has none.
 	limit     int
 	override  bool
@@ -162,7 +163,7 @@ func parseCounter(item map[string]types.AttributeValue) counter {
 	_, paused := item[AttributePaused]
 	_, override := item[AttributeLimitOverride]
 	return counter{
-		exists: item != nil, count: int(numberOf(item, AttributeCount)), tickets: numberOf(item, AttributeTickets),
+		exists: item != nil, count: int(numberOf(item, AttributeCount)), tickets: numberOf(item, AttributeTickets), changes: numberOf(item, AttributeChanges),
 		limit: int(numberOf(item, AttributeLimit)), override: override, paused: paused, semaphore: stringOf(item, AttributeSemaphore),
 	}
 }
@@ -293,7 +294,7 @@ func (c *Client) countDown(lock string) types.TransactWriteItem {
 	return types.TransactWriteItem{Update: &types.Update{
 		TableName: aws.String(c.table), Key: Key(lock, EntryLock),
 		UpdateExpression: aws.String(ReleaseCountUpdate), ConditionExpression: aws.String(ReleaseCountCondition),
-		ExpressionAttributeNames:  map[string]string{"#count": AttributeCount},
+		ExpressionAttributeNames:  ReleaseCountNames(),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":zero": num(0), ":one": num(1)},
 	}}
 }

@@ -8,7 +8,8 @@
 // items, none of which grows with the limit or the backlog:
 //
 //   - the counter item, Entry "lock": AttributeCount, the number of holders,
-//     AttributeTickets, the number of tickets drawn, and the lock's steering: AttributeLimit,
+//     AttributeTickets, the number of tickets drawn, AttributeChanges, the number of changes
+//     of the count (for readers of several items), and the lock's steering: AttributeLimit,
 //     its live limit (absent, the callers' configured limit applies), AttributeLimitOverride
 //     when that limit is the lock's own, AttributeSemaphore, the semaphore whose default it
 //     follows, and AttributePaused while it admits nobody;

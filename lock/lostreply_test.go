@@ -219,3 +219,58 @@ func TestLockRetriedEnqueueDoesNotResurrectAnAdmittedWaiter(t *testing.T) {
 		t.Errorf("w's token was completed %d times, want once (by the release)", got)
 	}
 }
+
+// queryHook runs between the Queries of a Read: before the n-th Query (counting from 0), when
+// a hook is set for it.
+type queryHook struct {
+	*dynamodb.Client
+	n     int
+	hooks map[int]func(ctx context.Context) error
+}
+
+func (d *queryHook) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	hook := d.hooks[d.n]
+	d.n++
+	if hook != nil {
+		if err := hook(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return d.Client.Query(ctx, in, opts...)
+}
+
+// The Poll soak's finding: an execution that takes a slot after Read's first reading of the
+// holders and gives it back before the second leaves the holders equal, while the counter read
+// in between counted it: a snapshot no moment of the lock had (counter 2, one holder).
+func TestLockReadIsNotTornByAHolderInAndOut(t *testing.T) {
+	server.SkipIfMissing(t)
+	table := server.CreateLockTable(t)
+	other, err := lock.New(table, server.Client, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := other.TryAcquire(t.Context(), bugLock, execW, 2); err != nil || !ok {
+		t.Fatalf("acquire w: %v, %v", ok, err)
+	}
+	ddb := &queryHook{Client: server.Client, hooks: map[int]func(context.Context) error{
+		1: func(ctx context.Context) error { // after the first reading of the holders
+			_, err := other.TryAcquire(ctx, bugLock, execX, 2)
+			return err
+		},
+		2: func(ctx context.Context) error { // after the counter's reading
+			_, err := other.Release(ctx, bugLock, execX, 2)
+			return err
+		},
+	}}
+	reader, err := lock.New(table, ddb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := reader.Read(t.Context(), bugLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Check(2); err != nil || st.Count != 1 {
+		t.Errorf("Read across a holder in and out = %+v (%v), want count 1 and holder w", st, err)
+	}
+}

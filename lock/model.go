@@ -39,6 +39,10 @@ const (
 	// AttributeTickets is the counter item's number of tickets drawn: each execution that
 	// may have to wait draws the next one first, and its place in the queue is its ticket.
 	AttributeTickets = "tickets"
+	// AttributeChanges is the counter item's number of changes of its count: every acquire,
+	// admission and release adds one, so that a reader of several items (Client.Read) tells a
+	// lock that came back to the same count (one holder in, one out) from one that stood still.
+	AttributeChanges = "changes"
 	// AttributeSince is when a holder took its slot, or a waiter joined the queue
 	// ($$.State.EnteredTime's format).
 	AttributeSince = "since"
@@ -124,13 +128,13 @@ func Key(lock, entry string) map[string]types.AttributeValue {
 // #count names AttributeCount, #entry AttributeEntry.
 const (
 	// AcquireCountUpdate counts one more holder, creating the counter item on first use.
-	AcquireCountUpdate = "SET #count = if_not_exists(#count, :zero) + :one"
+	AcquireCountUpdate = "SET #count = if_not_exists(#count, :zero) + :one ADD #changes :one"
 	// AcquireCountCondition admits only while the lock is not paused (#paused) and its count
 	// is below its live limit (#limit), or, without one, below the caller's :limit; strictly
 	// "<", so lowering the limit stops admissions.
 	AcquireCountCondition = "attribute_not_exists(#paused) AND (attribute_not_exists(#count) OR (attribute_not_exists(#limit) AND #count < :limit) OR #count < #limit)"
 	// ReleaseCountUpdate counts one holder less.
-	ReleaseCountUpdate = "SET #count = #count - :one"
+	ReleaseCountUpdate = "SET #count = #count - :one ADD #changes :one"
 	// ReleaseCountCondition keeps the counter from going negative.
 	ReleaseCountCondition = "#count > :zero"
 	// ItemAbsent is the condition of a holder or waiter item's creation.
@@ -142,9 +146,15 @@ const (
 )
 
 // AcquireCountNames are the expression attribute names of AcquireCountUpdate and
-// AcquireCountCondition: #count, #limit and #paused.
+// AcquireCountCondition: #count, #changes, #limit and #paused.
 func AcquireCountNames() map[string]string {
-	return map[string]string{"#count": AttributeCount, "#limit": AttributeLimit, "#paused": AttributePaused}
+	return map[string]string{"#count": AttributeCount, "#changes": AttributeChanges, "#limit": AttributeLimit, "#paused": AttributePaused}
+}
+
+// ReleaseCountNames are the expression attribute names of ReleaseCountUpdate and
+// ReleaseCountCondition: #count and #changes.
+func ReleaseCountNames() map[string]string {
+	return map[string]string{"#count": AttributeCount, "#changes": AttributeChanges}
 }
 
 // MaxLimit is the largest limit a lock takes. The counter item stays small whatever the

@@ -92,9 +92,10 @@ type Waiter struct {
 
 // Read reads a lock whole, strongly consistent, as one snapshot: its holder items (a Query of
 // their partition, paged), its counter and waiter items (a Query from the counter item on,
-// paged), and its holder items again, until the two readings of the holders agree. Every
-// change of the counter, and every hand-off, changes the holders, so a snapshot read between
-// two equal readings of them is one the lock was in. It costs one read unit per 4 KB of items
+// paged), its holder items again and its counter item again, until the two readings of the
+// holders agree and the counter's AttributeChanges did not move. Every hand-off changes the
+// holders, and every change of the count AttributeChanges (a holder in and out again between
+// two readings would leave the holders equal), so such a snapshot is one the lock was in. It costs one read unit per 4 KB of items
 // per Query, so it is for inspection and checks, not for the operations.
 func (c *Client) Read(ctx context.Context, lock string) (State, error) {
 	holders, err := c.queryAll(ctx, HolderPartition(lock), "begins_with(#entry, :from)", HolderPrefix)
@@ -112,7 +113,11 @@ func (c *Client) Read(ctx context.Context, lock string) (State, error) {
 		if err != nil {
 			return State{}, err
 		}
-		if sameItems(holders, again) {
+		ctr, err := c.readCounter(ctx, lock)
+		if err != nil {
+			return State{}, err
+		}
+		if sameItems(holders, again) && changesOf(rest) == ctr.changes {
 			var st State
 			for _, item := range append(rest, again...) {
 				st.add(item)
@@ -209,3 +214,13 @@ func (st State) Check(limit int) error {
 
 // ErrInvariant is wrapped by Check's error.
 var ErrInvariant = errors.New("lock: the lock's invariant is broken")
+
+// changesOf is the AttributeChanges of the counter item among items (0 without one).
+func changesOf(items []map[string]types.AttributeValue) int64 {
+	for _, item := range items {
+		if stringOf(item, AttributeEntry) == EntryLock {
+			return numberOf(item, AttributeChanges)
+		}
+	}
+	return 0
+}

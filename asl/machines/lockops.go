@@ -62,14 +62,8 @@ func (r lockRef) holderKey() map[string]any {
 func (r lockRef) acquireTask(limit int, next string, catch []*asl.Catcher) *asl.Task {
 	holder := r.holderKey()
 	holder[lock.AttributeSince] = map[string]any{"S.$": "$$.State.EnteredTime"}
-	counter := r.counterUpdate(lock.AcquireCountUpdate, lock.AcquireCountCondition)
-	update := counter["Update"].(map[string]any)
-	update["ExpressionAttributeValues"].(map[string]any)[":limit"] = number(limit)
-	names := map[string]any{}
-	for k, v := range lock.AcquireCountNames() {
-		names[k] = v
-	}
-	update["ExpressionAttributeNames"] = names
+	counter := r.counterUpdate(lock.AcquireCountUpdate, lock.AcquireCountCondition, lock.AcquireCountNames())
+	counter["Update"].(map[string]any)["ExpressionAttributeValues"].(map[string]any)[":limit"] = number(limit)
 	return r.transaction(next, catch, counter, map[string]any{"Put": map[string]any{
 		"TableName":                r.table,
 		"Item":                     holder,
@@ -82,7 +76,7 @@ func (r lockRef) acquireTask(limit int, next string, catch []*asl.Catcher) *asl.
 // goes, in one transaction. It cancels when the execution holds no slot (or on a conflict;
 // the read-back after it tells).
 func (r lockRef) releaseTask(next string, catch []*asl.Catcher) *asl.Task {
-	return r.transaction(next, catch, r.counterUpdate(lock.ReleaseCountUpdate, lock.ReleaseCountCondition), map[string]any{"Delete": map[string]any{
+	return r.transaction(next, catch, r.counterUpdate(lock.ReleaseCountUpdate, lock.ReleaseCountCondition, lock.ReleaseCountNames()), map[string]any{"Delete": map[string]any{
 		"TableName":                r.table,
 		"Key":                      r.holderKey(),
 		"ConditionExpression":      lock.ItemPresent,
@@ -90,15 +84,19 @@ func (r lockRef) releaseTask(next string, catch []*asl.Catcher) *asl.Task {
 	}})
 }
 
-// counterUpdate is the transaction item that changes the counter (#count) with update under
-// condition; its values hold :zero and :one.
-func (r lockRef) counterUpdate(update, condition string) map[string]any {
+// counterUpdate is the transaction item that changes the counter with update under condition,
+// whose attribute names are names; its values hold :zero and :one.
+func (r lockRef) counterUpdate(update, condition string, names map[string]string) map[string]any {
+	attributeNames := map[string]any{}
+	for k, v := range names {
+		attributeNames[k] = v
+	}
 	return map[string]any{"Update": map[string]any{
 		"TableName":                 r.table,
 		"Key":                       r.counterKey(),
 		"UpdateExpression":          update,
 		"ConditionExpression":       condition,
-		"ExpressionAttributeNames":  map[string]any{"#count": lock.AttributeCount},
+		"ExpressionAttributeNames":  attributeNames,
 		"ExpressionAttributeValues": map[string]any{":zero": number(0), ":one": number(1)},
 	}}
 }

@@ -38,7 +38,7 @@ func RunDynamoDBAlone(ctx context.Context, endpoint, table string, limit int, lo
 			map[string]any{"Update": map[string]any{
 				"TableName": table, "Key": counter,
 				"UpdateExpression": lock.AcquireCountUpdate, "ConditionExpression": lock.AcquireCountCondition,
-				"ExpressionAttributeNames":  map[string]any{"#count": lock.AttributeCount, "#limit": lock.AttributeLimit, "#paused": lock.AttributePaused},
+				"ExpressionAttributeNames":  anyMap(lock.AcquireCountNames()),
 				"ExpressionAttributeValues": map[string]any{":limit": num(limit), ":one": num(1), ":zero": num(0)},
 			}},
 			map[string]any{"Put": map[string]any{
@@ -50,7 +50,7 @@ func RunDynamoDBAlone(ctx context.Context, endpoint, table string, limit int, lo
 			map[string]any{"Update": map[string]any{
 				"TableName": table, "Key": counter,
 				"UpdateExpression": lock.ReleaseCountUpdate, "ConditionExpression": lock.ReleaseCountCondition,
-				"ExpressionAttributeNames":  map[string]any{"#count": lock.AttributeCount},
+				"ExpressionAttributeNames":  anyMap(lock.ReleaseCountNames()),
 				"ExpressionAttributeValues": map[string]any{":one": num(1), ":zero": num(0)},
 			}},
 			map[string]any{"Delete": map[string]any{
@@ -102,4 +102,13 @@ func runConcurrently(load Load, run func(i int) error) (Result, error) {
 		ExecutionsPerSecond: float64(load.Executions) / seconds,
 		CPUSeconds:          (processCPU() - cpu).Seconds(),
 	}, nil
+}
+
+// anyMap is names as the JSON object of a task's parameters.
+func anyMap(names map[string]string) map[string]any {
+	out := make(map[string]any, len(names))
+	for k, v := range names {
+		out[k] = v
+	}
+	return out
 }
