@@ -165,7 +165,7 @@ func windowSeconds(windows []simulate.RateWindow) string {
 	return strings.Join(out, " / ")
 }
 
-// printMetrics renders the one-line summary of the metrics the functions wrote.
+// printMetrics renders the summary of the metrics the functions wrote, a row each.
 func printMetrics(tw *tabwriter.Writer, ms map[string]simulate.MetricSummary) {
 	if len(ms) == 0 {
 		return
@@ -182,5 +182,11 @@ func printMetrics(tw *tabwriter.Writer, ms map[string]simulate.MetricSummary) {
 			parts = append(parts, fmt.Sprintf("%s %.0f", name, m.Sum))
 		}
 	}
-	fmt.Fprintf(tw, "Metrics written (EMF)\t%s\t\n", strings.Join(parts, ", "))
+	for i, part := range parts {
+		label := "Metrics written (EMF)"
+		if i > 0 {
+			label = ""
+		}
+		fmt.Fprintf(tw, "%s\t%s\t\n", label, part)
+	}
 }
