@@ -28,6 +28,9 @@ const (
 	DefaultSmoothing = 0.4
 	// DefaultStaleSyncs is how many sync intervals a report stays counted without a refresh.
 	DefaultStaleSyncs = 3
+	// MaxScaleUp is the most one sync scales a local limit up by, before smoothing: with the
+	// default smoothing a limit grows at most 1.4 times a sync, however low the aggregate.
+	MaxScaleUp = 2
 )
 
 // Attributes of the adaptive mode's items.
@@ -63,7 +66,9 @@ type AdaptiveConfig struct {
 	// InitialLocal is the local limit before the first summary arrives. Default: Target
 	// divided by the number of registered clients, this one included.
 	InitialLocal rate.Limit
-	// Burst is the local limiter's burst. Default: 1.
+	// Burst is the fleet's burst: each client's local limiter gets Burst times its share of
+	// the target (local limit / Target), rounded down, at least 1, so that the local bursts of
+	// a fleet of at most Burst clients add up to at most Burst. Default: 1.
 	Burst int
 	// SyncInterval is how often the client reports its rate, reads the summary and rescales
 	// (with ±10 % jitter). Negative: no background sync; call Sync yourself.
@@ -94,6 +99,7 @@ type Adaptive struct {
 	id         string
 	clock      Clock
 	local      *rate.Limiter
+	burst      int // the fleet's burst
 	smoothing  float64
 	interval   time.Duration
 	staleAfter time.Duration
@@ -196,7 +202,8 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 		}
 	}
 	initial = min(initial, a.maxLocal)
-	a.local = rate.NewLimiter(initial, cfg.Burst)
+	a.burst = cfg.Burst
+	a.local = rate.NewLimiter(initial, localBurst(cfg.Burst, initial, cfg.Target))
 	a.lastRate = float64(initial)
 	// The first report and the registration announce the initial limit as this client's
 	// rate, so that the others make room for it at their next sync rather than a summary later,
@@ -388,18 +395,43 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 	a.aggregate = s.aggregate
 	target, maxLocal := a.target, a.maxLocal
 	a.mu.Unlock()
-	a.local.SetLimitAt(now, nextLimit(a.local.Limit(), target, maxLocal, rate.Limit(s.aggregate), a.smoothing))
+	next := nextLimit(a.local.Limit(), rate.Limit(mine), target, maxLocal, rate.Limit(s.aggregate), a.smoothing)
+	a.local.SetLimitAt(now, next)
+	a.local.SetBurstAt(now, localBurst(a.burst, next, target))
 	return nil
 }
 
-// nextLimit is the local limit after a sync: the current limit scaled by target/aggregate,
-// capped at maxLocal, and moved there by the fraction smoothing.
-func nextLimit(current, target, maxLocal, aggregate rate.Limit, smoothing float64) rate.Limit {
-	scaled := maxLocal
+// nextLimit is the local limit after a sync, after the seed: the current limit scaled by
+// target/aggregate, capped at maxLocal, and moved there by the fraction smoothing. Two
+// additions keep a fleet from overshooting the target when its aggregate reads low:
+//   - the scale factor is at most MaxScaleUp;
+//   - a limit grows only as far as this client's own use since the last sync (used, units per
+//     second), scaled, justifies: a client that did not use its limit (a loaded machine, a lull
+//     in its work, a report the aggregate missed) keeps it rather than raising it, so the
+//     limits of a fleet that under-uses them add up to the target, not to more, and a return
+//     to full use does not overshoot.
+//
+// An aggregate of 0 (no fresh reports but this one's) keeps the limit, as the seed does.
+func nextLimit(current, used, target, maxLocal, aggregate rate.Limit, smoothing float64) rate.Limit {
+	scaled := current
 	if aggregate > 0 {
-		scaled = min(current*target/aggregate, maxLocal)
+		scale := min(target/aggregate, MaxScaleUp)
+		scaled = current * scale
+		if scale > 1 {
+			scaled = max(current, min(scaled, used*scale))
+		}
 	}
+	scaled = min(scaled, maxLocal)
 	return rate.Limit((1-smoothing)*float64(current) + smoothing*float64(scaled))
+}
+
+// localBurst is a client's share of the fleet's burst: burst·limit/target, rounded down, at
+// least 1.
+func localBurst(burst int, limit, target rate.Limit) int {
+	if !(target > 0) {
+		return max(burst, 1)
+	}
+	return max(1, int(float64(burst)*float64(limit/target)))
 }
 
 // summary is the summary item.

@@ -18,21 +18,45 @@ import (
 
 func TestNextLimit(t *testing.T) {
 	for _, tc := range []struct {
-		name                           string
-		current, target, maxLocal, agg rate.Limit
-		want                           rate.Limit
+		name                                 string
+		current, used, target, maxLocal, agg rate.Limit
+		want                                 rate.Limit
 	}{
-		{"on target", 10, 100, 100, 100, 10},
-		{"over by half", 15, 100, 100, 150, 15*0.6 + 10*0.4},
-		{"under by half", 10, 100, 100, 50, 10*0.6 + 20*0.4},
-		{"capped", 80, 100, 90, 50, 80*0.6 + 90*0.4},
-		{"no consumption", 10, 100, 50, 0, 10*0.6 + 50*0.4},
+		{"on target", 10, 10, 100, 100, 100, 10},
+		{"over by half", 15, 15, 100, 100, 150, 15*0.6 + 10*0.4},
+		{"over by half, under-used", 15, 5, 100, 100, 150, 15*0.6 + 10*0.4},
+		{"under by a fifth", 10, 10, 100, 100, 80, 10*0.6 + 12.5*0.4},
+		{"under by a fifth, partly used", 10, 9, 100, 100, 80, 10*0.6 + 11.25*0.4},
+		{"under by a fifth, under-used: kept", 10, 7, 100, 100, 80, 10},
+		{"under by half", 10, 10, 100, 100, 50, 10*0.6 + 20*0.4},
+		{"far under: at most MaxScaleUp", 10, 10, 100, 100, 10, 10*0.6 + 10*MaxScaleUp*0.4},
+		{"capped", 80, 80, 100, 90, 50, 80*0.6 + 90*0.4},
+		{"over the cap after SetLimit", 80, 80, 100, 50, 100, 80*0.6 + 50*0.4},
+		{"no consumption: kept", 10, 0, 100, 50, 0, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := nextLimit(tc.current, tc.target, tc.maxLocal, tc.agg, 0.4); math.Abs(float64(got-tc.want)) > 1e-9 {
+			if got := nextLimit(tc.current, tc.used, tc.target, tc.maxLocal, tc.agg, 0.4); math.Abs(float64(got-tc.want)) > 1e-9 {
 				t.Errorf("nextLimit = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestLocalBurst(t *testing.T) {
+	for _, tc := range []struct {
+		burst         int
+		limit, target rate.Limit
+		want          int
+	}{
+		{20, 200, 200, 20},
+		{20, 100, 200, 10},
+		{20, 4, 200, 1}, // 0.4, at least 1
+		{20, 15, 200, 1},
+		{1, 200, 200, 1},
+	} {
+		if got := localBurst(tc.burst, tc.limit, tc.target); got != tc.want {
+			t.Errorf("localBurst(%d, %v, %v) = %d, want %d", tc.burst, tc.limit, tc.target, got, tc.want)
+		}
 	}
 }
 
@@ -52,8 +76,15 @@ func newAdaptive(t *testing.T, table Table, clock Clock, id string) *Adaptive {
 // round lets each client use its whole local limit for a second, then syncs them all.
 func round(t *testing.T, clock *fakeClock, clients ...*Adaptive) {
 	t.Helper()
+	roundUsing(t, clock, 1, clients...)
+}
+
+// roundUsing lets each client use the fraction used of its local limit for a second, then
+// syncs them all.
+func roundUsing(t *testing.T, clock *fakeClock, used float64, clients ...*Adaptive) {
+	t.Helper()
 	for _, a := range clients {
-		a.Record(float64(a.Limit()))
+		a.Record(used * float64(a.Limit()))
 	}
 	clock.Advance(time.Second)
 	for _, a := range clients {
@@ -126,6 +157,61 @@ func TestAdaptiveConvergesAndDropsStaleClients(t *testing.T) {
 	}
 }
 
+func TestAdaptiveUnderUseDoesNotRaiseLimits(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	a := newAdaptive(t, table, clock, "a")
+	b := newAdaptive(t, table, clock, "b")
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	// A loaded machine: the clients use only 80 % of their limits. The aggregate reads a fifth
+	// under the target, but the limits must not grow past it, or the fleet would overshoot as
+	// soon as it uses them again.
+	most := 0.0
+	for range 12 {
+		roundUsing(t, clock, 0.8, a, b)
+		most = max(most, float64(a.Limit()+b.Limit()))
+	}
+	if most > 101 {
+		t.Errorf("limits added up to %.1f while the clients used 80 %% of them, want at most the target 100 (+1 %%)", most)
+	}
+	// Back to full use: the fleet takes up the target again.
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	if sum := float64(a.Limit() + b.Limit()); !within(sum, 100, 0.05) {
+		t.Errorf("limits add up to %.1f at full use, want 100 ± 5 %%", sum)
+	}
+}
+
+func TestAdaptiveLocalBurstIsAShareOfTheFleets(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	start := func(id string) *Adaptive {
+		a, err := NewAdaptive(t.Context(), AdaptiveConfig{
+			Table: table, Name: "fleet", Target: 100, Burst: 20, SyncInterval: -1, ClientID: id, Clock: clock,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	a := start("a")
+	if got := a.local.Burst(); got != 20 {
+		t.Errorf("a lone client's local burst %d, want the fleet's 20", got)
+	}
+	b := start("b")
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	for _, c := range []*Adaptive{a, b} {
+		if got, want := c.local.Burst(), localBurst(20, c.Limit(), 100); got != want || got >= 20 {
+			t.Errorf("client %s's local burst %d at limit %.1f, want %d (its share of 20)", c.ClientID(), got, c.Limit(), want)
+		}
+	}
+}
+
 func TestCapacityMiddlewareCountsConsumedUnits(t *testing.T) {
 	clock := newFakeClock()
 	table := newTable(t)
@@ -166,8 +252,8 @@ func TestSetLimitMovesADefaultMaxLocal(t *testing.T) {
 	clock := newFakeClock()
 	a := newAdaptive(t, newTable(t), clock, "solo")
 	a.SetLimit(400)
-	round(t, clock, a) // consumed 100 of a 400 target: scale up towards 400
-	if got, want := a.Limit(), rate.Limit(0.6*100+0.4*400); math.Abs(float64(got-want)) > 1e-9 {
+	round(t, clock, a) // consumed 100 of a 400 target: scale up towards 400, at most MaxScaleUp
+	if got, want := a.Limit(), rate.Limit(0.6*100+0.4*100*MaxScaleUp); math.Abs(float64(got-want)) > 1e-9 {
 		t.Errorf("limit after SetLimit(400) and one sync %v, want %v", got, want)
 	}
 }
