@@ -63,8 +63,11 @@ type AdaptiveConfig struct {
 	Target rate.Limit
 	// MaxLocal caps one client's local limit. Default: Target (following SetLimit).
 	MaxLocal rate.Limit
-	// InitialLocal is the local limit before the first summary arrives. Default: Target
-	// divided by the number of registered clients, this one included.
+	// InitialLocal is the local limit before the first summary arrives, and the rate the
+	// client announces to the others when it starts. Default: a slow start at Smoothing times
+	// a fair share (Target divided by the number of registered clients, this one included,
+	// scaled down by how far the fleet would go over the target with it), announcing the
+	// share.
 	InitialLocal rate.Limit
 	// Burst is the fleet's burst: each client's local limiter gets Burst times its share of
 	// the target (local limit / Target), rounded down, at least 1, so that the local bursts of
@@ -191,28 +194,33 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 	if !member {
 		n++
 	}
-	initial := cfg.InitialLocal
-	if initial == 0 {
+	share, start := cfg.InitialLocal, cfg.InitialLocal
+	if share == 0 {
 		// A fair share, scaled down by how far the fleet would go over the target with this
 		// client added, by the summary's aggregate: fresh, or never aggregated yet (then it
 		// sums the rates the clients starting with this one announced).
-		initial = cfg.Target / rate.Limit(n)
-		if fresh := s.at.IsZero() || now.Sub(s.at) <= a.staleAfter; fresh && rate.Limit(s.aggregate)+initial > cfg.Target {
-			initial *= cfg.Target / (rate.Limit(s.aggregate) + initial)
+		share = cfg.Target / rate.Limit(n)
+		if fresh := s.at.IsZero() || now.Sub(s.at) <= a.staleAfter; fresh && rate.Limit(s.aggregate)+share > cfg.Target {
+			share *= cfg.Target / (rate.Limit(s.aggregate) + share)
 		}
+		share = min(share, a.maxLocal)
+		// A slow start: the client announces its share but starts at Smoothing times it, as
+		// the others give up only that fraction of the room it claims at their next sync; its
+		// limit grows towards the share at its syncs while the aggregate is under the target.
+		start = share * rate.Limit(cfg.Smoothing)
 	}
-	initial = min(initial, a.maxLocal)
+	start = min(start, a.maxLocal)
 	a.burst = cfg.Burst
-	a.local = rate.NewLimiter(initial, localBurst(cfg.Burst, initial, cfg.Target))
-	a.lastRate = float64(initial)
-	// The first report and the registration announce the initial limit as this client's
-	// rate, so that the others make room for it at their next sync rather than a summary later,
-	// and the aggregator does not drop the client before its first sync.
-	if err := a.report(ctx, now, float64(initial)); err != nil {
+	a.local = rate.NewLimiter(start, localBurst(cfg.Burst, start, cfg.Target))
+	a.lastRate = float64(share)
+	// The first report and the registration announce the share as this client's rate, so that
+	// the others make room for it at their next sync rather than a summary later, and the
+	// aggregator does not drop the client before its first sync.
+	if err := a.report(ctx, now, float64(share)); err != nil {
 		return nil, err
 	}
 	if !member {
-		if err := a.register(ctx, float64(initial)); err != nil {
+		if err := a.register(ctx, float64(share)); err != nil {
 			return nil, err
 		}
 	}

@@ -103,13 +103,14 @@ func TestAdaptiveConvergesAndDropsStaleClients(t *testing.T) {
 	a := newAdaptive(t, table, clock, "a")
 	b := newAdaptive(t, table, clock, "b")
 	c := newAdaptive(t, table, clock, "c")
-	// Each starts at a fair share, scaled down by how far the announced rates would go over.
-	wantB := 50 * 100 / (100 + 50.0)
-	wantC := 100.0 / 3 * 100 / (100 + wantB + 100.0/3)
+	// Each announces a fair share, scaled down by how far the announced rates would go over,
+	// and starts at DefaultSmoothing times it.
+	shareB := 50 * 100 / (100 + 50.0)
+	shareC := 100.0 / 3 * 100 / (100 + shareB + 100.0/3)
 	for _, tc := range []struct {
 		a    *Adaptive
 		want float64
-	}{{a, 100}, {b, wantB}, {c, wantC}} {
+	}{{a, DefaultSmoothing * 100}, {b, DefaultSmoothing * shareB}, {c, DefaultSmoothing * shareC}} {
 		if got := float64(tc.a.Limit()); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("client %s's initial limit %v, want %v", tc.a.ClientID(), got, tc.want)
 		}
@@ -198,8 +199,9 @@ func TestAdaptiveLocalBurstIsAShareOfTheFleets(t *testing.T) {
 		return a
 	}
 	a := start("a")
-	if got := a.local.Burst(); got != 20 {
-		t.Errorf("a lone client's local burst %d, want the fleet's 20", got)
+	// A lone client starts at DefaultSmoothing times the whole target: that share of the burst.
+	if got, want := a.local.Burst(), int(DefaultSmoothing*20); got != want {
+		t.Errorf("a lone client's local burst %d at limit %.1f, want %d", got, a.Limit(), want)
 	}
 	b := start("b")
 	for range 12 {
@@ -252,8 +254,14 @@ func TestSetLimitMovesADefaultMaxLocal(t *testing.T) {
 	clock := newFakeClock()
 	a := newAdaptive(t, newTable(t), clock, "solo")
 	a.SetLimit(400)
-	round(t, clock, a) // consumed 100 of a 400 target: scale up towards 400, at most MaxScaleUp
-	if got, want := a.Limit(), rate.Limit(0.6*100+0.4*100*MaxScaleUp); math.Abs(float64(got-want)) > 1e-9 {
-		t.Errorf("limit after SetLimit(400) and one sync %v, want %v", got, want)
+	// Using its whole limit, far under a 400 target, the client scales up by MaxScaleUp a
+	// sync (1.4 times after smoothing), past the old target of 100.
+	want := a.Limit()
+	for range 5 {
+		round(t, clock, a)
+		want *= 0.6 + 0.4*MaxScaleUp
+	}
+	if got := a.Limit(); math.Abs(float64(got-want)) > 1e-9 || got <= 100 {
+		t.Errorf("limit after SetLimit(400) and five syncs %v, want %v", got, want)
 	}
 }
