@@ -113,13 +113,14 @@ type Adaptive struct {
 	mu          sync.Mutex
 	target      rate.Limit
 	maxLocal    rate.Limit
-	maxIsTarget bool      // MaxLocal defaulted to Target: SetLimit moves both
-	consumed    float64   // units consumed since lastSync
-	debt        float64   // recorded units not yet charged to the local limiter
-	lastSync    time.Time // when consumed was last reset
-	aggregate   float64   // the last summary's aggregate
-	lastRate    float64   // the rate this client last reported
-	leader      bool      // this client wrote the last summary
+	maxIsTarget bool       // MaxLocal defaulted to Target: SetLimit moves both
+	consumed    float64    // units consumed since lastSync
+	debt        float64    // recorded units not yet charged to the local limiter
+	lastSync    time.Time  // when consumed was last reset
+	aggregate   float64    // the last summary's aggregate
+	lastRate    float64    // the rate this client last reported
+	claim       rate.Limit // in a slow start, the share this client claims and reports; else 0
+	leader      bool       // this client wrote the last summary
 	closed      bool
 
 	counts counts
@@ -204,15 +205,19 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 			share *= cfg.Target / (rate.Limit(s.aggregate) + share)
 		}
 		share = min(share, a.maxLocal)
-		// A slow start: the client announces its share but starts at Smoothing times it, as
-		// the others give up only that fraction of the room it claims at their next sync; its
-		// limit grows towards the share at its syncs while the aggregate is under the target.
+		// A slow start: the client claims its share (it reports the claim, rather than its
+		// use, until its limit reaches it) but starts at Smoothing times it, as the others
+		// give up only that fraction of the room it claims at their next sync; its limit
+		// grows towards the claim at its syncs (see slowStart).
 		start = share * rate.Limit(cfg.Smoothing)
 	}
 	start = min(start, a.maxLocal)
 	a.burst = cfg.Burst
 	a.local = rate.NewLimiter(start, localBurst(cfg.Burst, start, cfg.Target))
 	a.lastRate = float64(share)
+	if start < share {
+		a.claim = share
+	}
 	// The first report and the registration announce the share as this client's rate, so that
 	// the others make room for it at their next sync rather than a summary later, and the
 	// aggregator does not drop the client before its first sync.
@@ -367,10 +372,11 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 	if elapsed > 0 {
 		mine = max(a.consumed, 0) / elapsed
 	}
-	a.consumed, a.lastSync, a.lastRate = 0, now, mine
+	reported := max(mine, float64(a.claim)) // in a slow start, the claim
+	a.consumed, a.lastSync, a.lastRate = 0, now, reported
 	a.mu.Unlock()
 
-	if err := a.report(ctx, now, mine); err != nil {
+	if err := a.report(ctx, now, reported); err != nil {
 		return err
 	}
 	s, err := a.readSummary(ctx)
@@ -378,7 +384,7 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 		return err
 	}
 	if !slices.Contains(s.clients, a.id) {
-		if err := a.register(ctx, mine); err != nil {
+		if err := a.register(ctx, reported); err != nil {
 			return err
 		}
 		s.clients = append(s.clients, a.id)
@@ -401,9 +407,17 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 	}
 	a.mu.Lock()
 	a.aggregate = s.aggregate
-	target, maxLocal := a.target, a.maxLocal
+	target, maxLocal, claim := a.target, a.maxLocal, a.claim
 	a.mu.Unlock()
-	next := nextLimit(a.local.Limit(), rate.Limit(mine), target, maxLocal, rate.Limit(s.aggregate), a.smoothing)
+	var next rate.Limit
+	if claim > 0 {
+		claim, next = slowStart(a.local.Limit(), rate.Limit(mine), claim, target, maxLocal, rate.Limit(s.aggregate), a.smoothing)
+		a.mu.Lock()
+		a.claim = claim
+		a.mu.Unlock()
+	} else {
+		next = nextLimit(a.local.Limit(), rate.Limit(mine), target, maxLocal, rate.Limit(s.aggregate), a.smoothing)
+	}
 	a.local.SetLimitAt(now, next)
 	a.local.SetBurstAt(now, localBurst(a.burst, next, target))
 	return nil
@@ -431,6 +445,20 @@ func nextLimit(current, used, target, maxLocal, aggregate rate.Limit, smoothing 
 	}
 	scaled = min(scaled, maxLocal)
 	return rate.Limit((1-smoothing)*float64(current) + smoothing*float64(scaled))
+}
+
+// slowStart is the claim and the local limit after a sync of a client in its slow start.
+// The claim follows nextLimit as a limit in full use would, so that the fleet makes room for
+// it; the limit grows towards it as fast as nextLimit lets a limit grow (1 + smoothing ×
+// (MaxScaleUp − 1) times a sync) while the client uses it. The slow start ends (claim 0) when
+// the limit reaches the claim.
+func slowStart(current, used, claim, target, maxLocal, aggregate rate.Limit, smoothing float64) (rate.Limit, rate.Limit) {
+	claim = nextLimit(claim, claim, target, maxLocal, aggregate, smoothing)
+	next := min(claim, max(current, used*rate.Limit(1+smoothing*(MaxScaleUp-1))))
+	if next >= claim {
+		return 0, claim
+	}
+	return claim, next
 }
 
 // localBurst is a client's share of the fleet's burst: burst·limit/target, rounded down, at

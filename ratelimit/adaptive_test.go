@@ -42,6 +42,26 @@ func TestNextLimit(t *testing.T) {
 	}
 }
 
+func TestSlowStart(t *testing.T) {
+	for _, tc := range []struct {
+		name                              string
+		current, used, claim, target, agg rate.Limit
+		wantClaim, wantNext               rate.Limit
+	}{
+		{"over target: the claim shrinks, the limit grows", 4, 4, 10, 100, 125, 10 * (0.6 + 0.4*0.8), 4 * 1.4},
+		{"on target: grows", 4, 4, 10, 100, 100, 10, 4 * 1.4},
+		{"loaded: kept", 4, 2, 10, 100, 100, 10, 4},
+		{"reaches the claim: over", 8, 8, 10, 100, 100, 0, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			claim, next := slowStart(tc.current, tc.used, tc.claim, tc.target, tc.target, tc.agg, 0.4)
+			if math.Abs(float64(claim-tc.wantClaim)) > 1e-9 || math.Abs(float64(next-tc.wantNext)) > 1e-9 {
+				t.Errorf("slowStart = %v, %v; want %v, %v", claim, next, tc.wantClaim, tc.wantNext)
+			}
+		})
+	}
+}
+
 func TestLocalBurst(t *testing.T) {
 	for _, tc := range []struct {
 		burst         int
@@ -183,6 +203,32 @@ func TestAdaptiveUnderUseDoesNotRaiseLimits(t *testing.T) {
 	}
 	if sum := float64(a.Limit() + b.Limit()); !within(sum, 100, 0.05) {
 		t.Errorf("limits add up to %.1f at full use, want 100 ± 5 %%", sum)
+	}
+}
+
+func TestAdaptiveJoinerTakesItsShare(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	a := newAdaptive(t, table, clock, "a")
+	b := newAdaptive(t, table, clock, "b")
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	// c joins a fleet at its target: it claims a third of the target, scaled down by how far
+	// the fleet would go over, and starts at DefaultSmoothing times that. The others make room
+	// for the claim, and c's limit reaches it, scaled to the target, without overshooting much.
+	c := newAdaptive(t, table, clock, "c")
+	share := 100.0 / 3 * 100 / (a.Aggregate() + 100.0/3)
+	most := 0.0
+	for range 12 {
+		round(t, clock, a, b, c)
+		most = max(most, float64(a.Limit()+b.Limit()+c.Limit()))
+	}
+	if got, want := float64(c.Limit()), share*100/(100+share); !within(got, want, 0.15) {
+		t.Errorf("the joiner's limit %.1f after 12 syncs, want its share %.1f scaled to the target (± 15 %%)", got, want)
+	}
+	if sum := float64(a.Limit() + b.Limit() + c.Limit()); !within(sum, 100, 0.05) || most > 110 {
+		t.Errorf("limits add up to %.1f after the join (at most %.1f), want 100 ± 5 %% (at most 110)", sum, most)
 	}
 }
 
