@@ -46,9 +46,12 @@
 // units, linear in N; every client reading every report instead would cost N²/2 read units,
 // and one shared item of all reports N writes of an N-sized item. A joining client announces
 // a fair share, scaled down by how far the fleet would go over the target, adding it to the
-// summary's aggregate, and starts at Smoothing times it (a slow start: the others give up
-// that fraction of the room it claims at their next sync); a leaving one (Close) takes its
-// rate off, so that the others react at their next sync.
+// summary's aggregate, and starts at Smoothing times it: a slow start, as the others give up
+// only that fraction of the room it claims at their next sync. Until its limit reaches the
+// share it reports the share (its claim), which follows the scale factor as a limit would,
+// rather than its use, so that the others go on making room; its limit grows towards the
+// claim by at most 1 + Smoothing·(MaxScaleUp − 1) times a sync. A leaving client (Close) takes
+// its rate off, so that the others react at their next sync.
 //
 // Two additions to the blog's rule keep a fleet from overshooting when its aggregate reads
 // low: a sync scales a limit up by at most MaxScaleUp, and a limit grows only as far as its
