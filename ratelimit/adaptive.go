@@ -433,7 +433,7 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 //     limits of a fleet that under-uses them add up to the target, not to more, and a return
 //     to full use does not overshoot.
 //
-// An aggregate of 0 (no fresh reports but this one's) keeps the limit, as the seed does.
+// An aggregate of 0 (no use reported at all) keeps the limit, as the seed does.
 func nextLimit(current, used, target, maxLocal, aggregate rate.Limit, smoothing float64) rate.Limit {
 	scaled := current
 	if aggregate > 0 {
