@@ -451,15 +451,16 @@ func nextLimit(current, used, target, maxLocal, aggregate rate.Limit, smoothing 
 // The claim follows nextLimit as a limit in full use would, so that the fleet makes room for
 // it; the limit grows towards it as fast as nextLimit lets a limit grow (1 + smoothing ×
 // (MaxScaleUp − 1) times a sync) while the client uses it, but stays within the claim scaled
-// by target/aggregate while the claims put the aggregate over the target (as when a whole
-// fleet starts at once). The slow start ends (claim 0) when the limit reaches the claim.
+// by target/aggregate, unsmoothed, while the claims put the aggregate over the target (as when
+// a whole fleet starts at once, when the claims add up to several times the target). The slow
+// start ends (claim 0) when the limit reaches the claim.
 func slowStart(current, used, claim, target, maxLocal, aggregate rate.Limit, smoothing float64) (rate.Limit, rate.Limit) {
-	claim = nextLimit(claim, claim, target, maxLocal, aggregate, smoothing)
 	room := claim
 	if aggregate > target {
 		room = claim * target / aggregate
 	}
-	next := min(room, max(current, used*rate.Limit(1+smoothing*(MaxScaleUp-1))))
+	claim = nextLimit(claim, claim, target, maxLocal, aggregate, smoothing)
+	next := min(room, claim, max(current, used*rate.Limit(1+smoothing*(MaxScaleUp-1))))
 	if next >= claim {
 		return 0, claim
 	}

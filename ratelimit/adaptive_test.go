@@ -51,7 +51,7 @@ func TestSlowStart(t *testing.T) {
 		{"over target: the claim shrinks, the limit grows", 4, 4, 10, 100, 125, 10 * (0.6 + 0.4*0.8), 4 * 1.4},
 		{"on target: grows", 4, 4, 10, 100, 100, 10, 4 * 1.4},
 		{"loaded: kept", 4, 2, 10, 100, 100, 10, 4},
-		{"far over target: within the claim scaled", 8, 8, 10, 100, 200, 8, 8 * 0.5},
+		{"far over target: within the claim scaled", 8, 8, 10, 100, 200, 8, 10 * 0.5},
 		{"reaches the claim: over", 8, 8, 10, 100, 100, 0, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
