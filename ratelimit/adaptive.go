@@ -359,7 +359,9 @@ func (a *Adaptive) loop(ctx context.Context) {
 // Sync reports this client's rate since the last sync, reads the summary (computing and
 // writing it when this client is the aggregator, or the aggregator's summary is stale),
 // re-registers the client if it was dropped, and scales the local limit by
-// Target/aggregate, smoothed. The background loop calls it every SyncInterval.
+// Target/aggregate, smoothed, growing it only as far as this client's use since the last sync
+// justifies (in a slow start, it reports its claim and grows towards it; see the package
+// documentation). The background loop calls it every SyncInterval.
 func (a *Adaptive) Sync(ctx context.Context) error {
 	now := a.clock.Now()
 	a.mu.Lock()
