@@ -31,6 +31,9 @@ const (
 	// MaxScaleUp is the most one sync scales a local limit up by, before smoothing: with the
 	// default smoothing a limit grows at most 1.4 times a sync, however low the aggregate.
 	MaxScaleUp = 2
+	// SlowStartSyncs is the most syncs a new client's slow start lasts: then its claim lapses
+	// (it reports its use), so that a client that does not use its share does not hold it.
+	SlowStartSyncs = 5
 )
 
 // Attributes of the adaptive mode's items.
@@ -120,6 +123,7 @@ type Adaptive struct {
 	aggregate   float64    // the last summary's aggregate
 	lastRate    float64    // the rate this client last reported
 	claim       rate.Limit // in a slow start, the share this client claims and reports; else 0
+	claimSyncs  int        // the syncs of the slow start so far
 	leader      bool       // this client wrote the last summary
 	closed      bool
 
@@ -415,6 +419,9 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 	if claim > 0 {
 		claim, next = slowStart(a.local.Limit(), rate.Limit(mine), claim, target, maxLocal, rate.Limit(s.aggregate), a.smoothing)
 		a.mu.Lock()
+		if a.claimSyncs++; a.claimSyncs >= SlowStartSyncs {
+			claim = 0
+		}
 		a.claim = claim
 		a.mu.Unlock()
 	} else {

@@ -233,6 +233,32 @@ func TestAdaptiveJoinerTakesItsShare(t *testing.T) {
 	}
 }
 
+func TestAdaptiveIdleJoinersClaimLapses(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	a := newAdaptive(t, table, clock, "a")
+	b := newAdaptive(t, table, clock, "b")
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	// c joins and claims a share, but uses nothing: after SlowStartSyncs its claim lapses and
+	// a and b take the whole target again.
+	c := newAdaptive(t, table, clock, "c")
+	for range SlowStartSyncs + 12 {
+		a.Record(float64(a.Limit()))
+		b.Record(float64(b.Limit()))
+		clock.Advance(time.Second)
+		for _, x := range []*Adaptive{a, b, c} {
+			if err := x.Sync(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if sum := float64(a.Limit() + b.Limit()); !within(sum, 100, 0.05) {
+		t.Errorf("a and b's limits add up to %.1f beside an idle joiner, want 100 ± 5 %%", sum)
+	}
+}
+
 func TestAdaptiveLocalBurstIsAShareOfTheFleets(t *testing.T) {
 	clock := newFakeClock()
 	table := newTable(t)

@@ -50,8 +50,9 @@
 // only that fraction of the room it claims at their next sync. Until its limit reaches the
 // share it reports the share (its claim), which follows the scale factor as a limit would,
 // rather than its use, so that the others go on making room; its limit grows towards the
-// claim by at most 1 + Smoothing·(MaxScaleUp − 1) times a sync. A leaving client (Close) takes
-// its rate off, so that the others react at their next sync.
+// claim by at most 1 + Smoothing·(MaxScaleUp − 1) times a sync, and the claim lapses after
+// SlowStartSyncs syncs, so that a client that does not use its share does not hold it. A
+// leaving client (Close) takes its rate off, so that the others react at their next sync.
 //
 // Two additions to the blog's rule keep a fleet from overshooting when its aggregate reads
 // low: a sync scales a limit up by at most MaxScaleUp, and a limit grows only as far as its
