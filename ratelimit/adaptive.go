@@ -28,6 +28,12 @@ const (
 	DefaultSmoothing = 0.4
 	// DefaultStaleSyncs is how many sync intervals a report stays counted without a refresh.
 	DefaultStaleSyncs = 3
+	// MaxScaleUp is the most one sync scales a local limit up by, before smoothing: with the
+	// default smoothing a limit grows at most 1.4 times a sync, however low the aggregate.
+	MaxScaleUp = 2
+	// SlowStartSyncs is the most syncs a new client's slow start lasts: then its claim lapses
+	// (it reports its use), so that a client that does not use its share does not hold it.
+	SlowStartSyncs = 5
 )
 
 // Attributes of the adaptive mode's items.
@@ -60,10 +66,15 @@ type AdaptiveConfig struct {
 	Target rate.Limit
 	// MaxLocal caps one client's local limit. Default: Target (following SetLimit).
 	MaxLocal rate.Limit
-	// InitialLocal is the local limit before the first summary arrives. Default: Target
-	// divided by the number of registered clients, this one included.
+	// InitialLocal is the local limit before the first summary arrives, and the rate the
+	// client announces to the others when it starts. Default: a slow start at Smoothing times
+	// a fair share (Target divided by the number of registered clients, this one included,
+	// scaled down by how far the fleet would go over the target with it), announcing the
+	// share.
 	InitialLocal rate.Limit
-	// Burst is the local limiter's burst. Default: 1.
+	// Burst is the fleet's burst: each client's local limiter gets Burst times its share of
+	// the target (local limit / Target), rounded down, at least 1, so that the local bursts of
+	// a fleet of at most Burst clients add up to at most Burst. Default: 1.
 	Burst int
 	// SyncInterval is how often the client reports its rate, reads the summary and rescales
 	// (with ±10 % jitter). Negative: no background sync; call Sync yourself.
@@ -94,6 +105,7 @@ type Adaptive struct {
 	id         string
 	clock      Clock
 	local      *rate.Limiter
+	burst      int // the fleet's burst
 	smoothing  float64
 	interval   time.Duration
 	staleAfter time.Duration
@@ -104,13 +116,15 @@ type Adaptive struct {
 	mu          sync.Mutex
 	target      rate.Limit
 	maxLocal    rate.Limit
-	maxIsTarget bool      // MaxLocal defaulted to Target: SetLimit moves both
-	consumed    float64   // units consumed since lastSync
-	debt        float64   // recorded units not yet charged to the local limiter
-	lastSync    time.Time // when consumed was last reset
-	aggregate   float64   // the last summary's aggregate
-	lastRate    float64   // the rate this client last reported
-	leader      bool      // this client wrote the last summary
+	maxIsTarget bool       // MaxLocal defaulted to Target: SetLimit moves both
+	consumed    float64    // units consumed since lastSync
+	debt        float64    // recorded units not yet charged to the local limiter
+	lastSync    time.Time  // when consumed was last reset
+	aggregate   float64    // the last summary's aggregate
+	lastRate    float64    // the rate this client last reported
+	claim       rate.Limit // in a slow start, the share this client claims and reports; else 0
+	claimSyncs  int        // the syncs of the slow start so far
+	leader      bool       // this client wrote the last summary
 	closed      bool
 
 	counts counts
@@ -185,27 +199,37 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 	if !member {
 		n++
 	}
-	initial := cfg.InitialLocal
-	if initial == 0 {
+	share, start := cfg.InitialLocal, cfg.InitialLocal
+	if share == 0 {
 		// A fair share, scaled down by how far the fleet would go over the target with this
 		// client added, by the summary's aggregate: fresh, or never aggregated yet (then it
 		// sums the rates the clients starting with this one announced).
-		initial = cfg.Target / rate.Limit(n)
-		if fresh := s.at.IsZero() || now.Sub(s.at) <= a.staleAfter; fresh && rate.Limit(s.aggregate)+initial > cfg.Target {
-			initial *= cfg.Target / (rate.Limit(s.aggregate) + initial)
+		share = cfg.Target / rate.Limit(n)
+		if fresh := s.at.IsZero() || now.Sub(s.at) <= a.staleAfter; fresh && rate.Limit(s.aggregate)+share > cfg.Target {
+			share *= cfg.Target / (rate.Limit(s.aggregate) + share)
 		}
+		share = min(share, a.maxLocal)
+		// A slow start: the client claims its share (it reports the claim, rather than its
+		// use, until its limit reaches it) but starts at Smoothing times it, as the others
+		// give up only that fraction of the room it claims at their next sync; its limit
+		// grows towards the claim at its syncs (see slowStart).
+		start = share * rate.Limit(cfg.Smoothing)
 	}
-	initial = min(initial, a.maxLocal)
-	a.local = rate.NewLimiter(initial, cfg.Burst)
-	a.lastRate = float64(initial)
-	// The first report and the registration announce the initial limit as this client's
-	// rate, so that the others make room for it at their next sync rather than a summary later,
-	// and the aggregator does not drop the client before its first sync.
-	if err := a.report(ctx, now, float64(initial)); err != nil {
+	start = min(start, a.maxLocal)
+	a.burst = cfg.Burst
+	a.local = rate.NewLimiter(start, localBurst(cfg.Burst, start, cfg.Target))
+	a.lastRate = float64(share)
+	if start < share {
+		a.claim = share
+	}
+	// The first report and the registration announce the share as this client's rate, so that
+	// the others make room for it at their next sync rather than a summary later, and the
+	// aggregator does not drop the client before its first sync.
+	if err := a.report(ctx, now, float64(share)); err != nil {
 		return nil, err
 	}
 	if !member {
-		if err := a.register(ctx, float64(initial)); err != nil {
+		if err := a.register(ctx, float64(share)); err != nil {
 			return nil, err
 		}
 	}
@@ -339,7 +363,9 @@ func (a *Adaptive) loop(ctx context.Context) {
 // Sync reports this client's rate since the last sync, reads the summary (computing and
 // writing it when this client is the aggregator, or the aggregator's summary is stale),
 // re-registers the client if it was dropped, and scales the local limit by
-// Target/aggregate, smoothed. The background loop calls it every SyncInterval.
+// Target/aggregate, smoothed, growing it only as far as this client's use since the last sync
+// justifies (in a slow start, it reports its claim and grows towards it; see the package
+// documentation). The background loop calls it every SyncInterval.
 func (a *Adaptive) Sync(ctx context.Context) error {
 	now := a.clock.Now()
 	a.mu.Lock()
@@ -352,10 +378,11 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 	if elapsed > 0 {
 		mine = max(a.consumed, 0) / elapsed
 	}
-	a.consumed, a.lastSync, a.lastRate = 0, now, mine
+	reported := max(mine, float64(a.claim)) // in a slow start, the claim
+	a.consumed, a.lastSync, a.lastRate = 0, now, reported
 	a.mu.Unlock()
 
-	if err := a.report(ctx, now, mine); err != nil {
+	if err := a.report(ctx, now, reported); err != nil {
 		return err
 	}
 	s, err := a.readSummary(ctx)
@@ -363,7 +390,7 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 		return err
 	}
 	if !slices.Contains(s.clients, a.id) {
-		if err := a.register(ctx, mine); err != nil {
+		if err := a.register(ctx, reported); err != nil {
 			return err
 		}
 		s.clients = append(s.clients, a.id)
@@ -386,20 +413,76 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 	}
 	a.mu.Lock()
 	a.aggregate = s.aggregate
-	target, maxLocal := a.target, a.maxLocal
+	target, maxLocal, claim := a.target, a.maxLocal, a.claim
 	a.mu.Unlock()
-	a.local.SetLimitAt(now, nextLimit(a.local.Limit(), target, maxLocal, rate.Limit(s.aggregate), a.smoothing))
+	var next rate.Limit
+	if claim > 0 {
+		claim, next = slowStart(a.local.Limit(), rate.Limit(mine), claim, target, maxLocal, rate.Limit(s.aggregate), a.smoothing)
+		a.mu.Lock()
+		if a.claimSyncs++; a.claimSyncs >= SlowStartSyncs {
+			claim = 0
+		}
+		a.claim = claim
+		a.mu.Unlock()
+	} else {
+		next = nextLimit(a.local.Limit(), rate.Limit(mine), target, maxLocal, rate.Limit(s.aggregate), a.smoothing)
+	}
+	a.local.SetLimitAt(now, next)
+	a.local.SetBurstAt(now, localBurst(a.burst, next, target))
 	return nil
 }
 
-// nextLimit is the local limit after a sync: the current limit scaled by target/aggregate,
-// capped at maxLocal, and moved there by the fraction smoothing.
-func nextLimit(current, target, maxLocal, aggregate rate.Limit, smoothing float64) rate.Limit {
-	scaled := maxLocal
+// nextLimit is the local limit after a sync, after the seed: the current limit scaled by
+// target/aggregate, capped at maxLocal, and moved there by the fraction smoothing. Two
+// additions keep a fleet from overshooting the target when its aggregate reads low:
+//   - the scale factor is at most MaxScaleUp;
+//   - a limit grows only as far as this client's own use since the last sync (used, units per
+//     second), scaled, justifies: a client that did not use its limit (a loaded machine, a lull
+//     in its work, a report the aggregate missed) keeps it rather than raising it, so the
+//     limits of a fleet that under-uses them add up to the target, not to more, and a return
+//     to full use does not overshoot.
+//
+// An aggregate of 0 (no use reported at all) keeps the limit, as the seed does.
+func nextLimit(current, used, target, maxLocal, aggregate rate.Limit, smoothing float64) rate.Limit {
+	scaled := current
 	if aggregate > 0 {
-		scaled = min(current*target/aggregate, maxLocal)
+		scale := min(target/aggregate, MaxScaleUp)
+		scaled = current * scale
+		if scale > 1 {
+			scaled = max(current, min(scaled, used*scale))
+		}
 	}
+	scaled = min(scaled, maxLocal)
 	return rate.Limit((1-smoothing)*float64(current) + smoothing*float64(scaled))
+}
+
+// slowStart is the claim and the local limit after a sync of a client in its slow start.
+// The claim follows nextLimit as a limit in full use would, so that the fleet makes room for
+// it; the limit grows towards it as fast as nextLimit lets a limit grow (1 + smoothing ×
+// (MaxScaleUp − 1) times a sync) while the client uses it, but stays within the claim scaled
+// by target/aggregate, unsmoothed, while the claims put the aggregate over the target (as when
+// a whole fleet starts at once, when the claims add up to several times the target). The slow
+// start ends (claim 0) when the limit reaches the claim.
+func slowStart(current, used, claim, target, maxLocal, aggregate rate.Limit, smoothing float64) (rate.Limit, rate.Limit) {
+	room := claim
+	if aggregate > target {
+		room = claim * target / aggregate
+	}
+	claim = nextLimit(claim, claim, target, maxLocal, aggregate, smoothing)
+	next := min(room, claim, max(current, used*rate.Limit(1+smoothing*(MaxScaleUp-1))))
+	if next >= claim {
+		return 0, claim
+	}
+	return claim, next
+}
+
+// localBurst is a client's share of the fleet's burst: burst·limit/target, rounded down, at
+// least 1.
+func localBurst(burst int, limit, target rate.Limit) int {
+	if !(target > 0) {
+		return max(burst, 1)
+	}
+	return max(1, int(float64(burst)*float64(limit/target)))
 }
 
 // summary is the summary item.

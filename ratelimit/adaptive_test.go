@@ -18,21 +18,66 @@ import (
 
 func TestNextLimit(t *testing.T) {
 	for _, tc := range []struct {
-		name                           string
-		current, target, maxLocal, agg rate.Limit
-		want                           rate.Limit
+		name                                 string
+		current, used, target, maxLocal, agg rate.Limit
+		want                                 rate.Limit
 	}{
-		{"on target", 10, 100, 100, 100, 10},
-		{"over by half", 15, 100, 100, 150, 15*0.6 + 10*0.4},
-		{"under by half", 10, 100, 100, 50, 10*0.6 + 20*0.4},
-		{"capped", 80, 100, 90, 50, 80*0.6 + 90*0.4},
-		{"no consumption", 10, 100, 50, 0, 10*0.6 + 50*0.4},
+		{"on target", 10, 10, 100, 100, 100, 10},
+		{"over by half", 15, 15, 100, 100, 150, 15*0.6 + 10*0.4},
+		{"over by half, under-used", 15, 5, 100, 100, 150, 15*0.6 + 10*0.4},
+		{"under by a fifth", 10, 10, 100, 100, 80, 10*0.6 + 12.5*0.4},
+		{"under by a fifth, partly used", 10, 9, 100, 100, 80, 10*0.6 + 11.25*0.4},
+		{"under by a fifth, under-used: kept", 10, 7, 100, 100, 80, 10},
+		{"under by half", 10, 10, 100, 100, 50, 10*0.6 + 20*0.4},
+		{"far under: at most MaxScaleUp", 10, 10, 100, 100, 10, 10*0.6 + 10*MaxScaleUp*0.4},
+		{"capped", 80, 80, 100, 90, 50, 80*0.6 + 90*0.4},
+		{"over the cap after SetLimit", 80, 80, 100, 50, 100, 80*0.6 + 50*0.4},
+		{"no consumption: kept", 10, 0, 100, 50, 0, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := nextLimit(tc.current, tc.target, tc.maxLocal, tc.agg, 0.4); math.Abs(float64(got-tc.want)) > 1e-9 {
+			if got := nextLimit(tc.current, tc.used, tc.target, tc.maxLocal, tc.agg, 0.4); math.Abs(float64(got-tc.want)) > 1e-9 {
 				t.Errorf("nextLimit = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestSlowStart(t *testing.T) {
+	for _, tc := range []struct {
+		name                              string
+		current, used, claim, target, agg rate.Limit
+		wantClaim, wantNext               rate.Limit
+	}{
+		{"over target: the claim shrinks, the limit grows", 4, 4, 10, 100, 125, 10 * (0.6 + 0.4*0.8), 4 * 1.4},
+		{"on target: grows", 4, 4, 10, 100, 100, 10, 4 * 1.4},
+		{"loaded: kept", 4, 2, 10, 100, 100, 10, 4},
+		{"far over target: within the claim scaled", 8, 8, 10, 100, 200, 8, 10 * 0.5},
+		{"reaches the claim: over", 8, 8, 10, 100, 100, 0, 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			claim, next := slowStart(tc.current, tc.used, tc.claim, tc.target, tc.target, tc.agg, 0.4)
+			if math.Abs(float64(claim-tc.wantClaim)) > 1e-9 || math.Abs(float64(next-tc.wantNext)) > 1e-9 {
+				t.Errorf("slowStart = %v, %v; want %v, %v", claim, next, tc.wantClaim, tc.wantNext)
+			}
+		})
+	}
+}
+
+func TestLocalBurst(t *testing.T) {
+	for _, tc := range []struct {
+		burst         int
+		limit, target rate.Limit
+		want          int
+	}{
+		{20, 200, 200, 20},
+		{20, 100, 200, 10},
+		{20, 4, 200, 1}, // 0.4, at least 1
+		{20, 15, 200, 1},
+		{1, 200, 200, 1},
+	} {
+		if got := localBurst(tc.burst, tc.limit, tc.target); got != tc.want {
+			t.Errorf("localBurst(%d, %v, %v) = %d, want %d", tc.burst, tc.limit, tc.target, got, tc.want)
+		}
 	}
 }
 
@@ -52,8 +97,15 @@ func newAdaptive(t *testing.T, table Table, clock Clock, id string) *Adaptive {
 // round lets each client use its whole local limit for a second, then syncs them all.
 func round(t *testing.T, clock *fakeClock, clients ...*Adaptive) {
 	t.Helper()
+	roundUsing(t, clock, 1, clients...)
+}
+
+// roundUsing lets each client use the fraction used of its local limit for a second, then
+// syncs them all.
+func roundUsing(t *testing.T, clock *fakeClock, used float64, clients ...*Adaptive) {
+	t.Helper()
 	for _, a := range clients {
-		a.Record(float64(a.Limit()))
+		a.Record(used * float64(a.Limit()))
 	}
 	clock.Advance(time.Second)
 	for _, a := range clients {
@@ -72,13 +124,14 @@ func TestAdaptiveConvergesAndDropsStaleClients(t *testing.T) {
 	a := newAdaptive(t, table, clock, "a")
 	b := newAdaptive(t, table, clock, "b")
 	c := newAdaptive(t, table, clock, "c")
-	// Each starts at a fair share, scaled down by how far the announced rates would go over.
-	wantB := 50 * 100 / (100 + 50.0)
-	wantC := 100.0 / 3 * 100 / (100 + wantB + 100.0/3)
+	// Each announces a fair share, scaled down by how far the announced rates would go over,
+	// and starts at DefaultSmoothing times it.
+	shareB := 50 * 100 / (100 + 50.0)
+	shareC := 100.0 / 3 * 100 / (100 + shareB + 100.0/3)
 	for _, tc := range []struct {
 		a    *Adaptive
 		want float64
-	}{{a, 100}, {b, wantB}, {c, wantC}} {
+	}{{a, DefaultSmoothing * 100}, {b, DefaultSmoothing * shareB}, {c, DefaultSmoothing * shareC}} {
 		if got := float64(tc.a.Limit()); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("client %s's initial limit %v, want %v", tc.a.ClientID(), got, tc.want)
 		}
@@ -126,6 +179,114 @@ func TestAdaptiveConvergesAndDropsStaleClients(t *testing.T) {
 	}
 }
 
+func TestAdaptiveUnderUseDoesNotRaiseLimits(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	a := newAdaptive(t, table, clock, "a")
+	b := newAdaptive(t, table, clock, "b")
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	// A loaded machine: the clients use only 80 % of their limits. The aggregate reads a fifth
+	// under the target, but the limits must not grow past it, or the fleet would overshoot as
+	// soon as it uses them again.
+	most := 0.0
+	for range 12 {
+		roundUsing(t, clock, 0.8, a, b)
+		most = max(most, float64(a.Limit()+b.Limit()))
+	}
+	if most > 101 {
+		t.Errorf("limits added up to %.1f while the clients used 80 %% of them, want at most the target 100 (+1 %%)", most)
+	}
+	// Back to full use: the fleet takes up the target again.
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	if sum := float64(a.Limit() + b.Limit()); !within(sum, 100, 0.05) {
+		t.Errorf("limits add up to %.1f at full use, want 100 ± 5 %%", sum)
+	}
+}
+
+func TestAdaptiveJoinerTakesItsShare(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	a := newAdaptive(t, table, clock, "a")
+	b := newAdaptive(t, table, clock, "b")
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	// c joins a fleet at its target: it claims a third of the target, scaled down by how far
+	// the fleet would go over, and starts at DefaultSmoothing times that. The others make room
+	// for the claim, and c's limit reaches it, scaled to the target, without overshooting much.
+	c := newAdaptive(t, table, clock, "c")
+	share := 100.0 / 3 * 100 / (a.Aggregate() + 100.0/3)
+	most := 0.0
+	for range 12 {
+		round(t, clock, a, b, c)
+		most = max(most, float64(a.Limit()+b.Limit()+c.Limit()))
+	}
+	if got, want := float64(c.Limit()), share*100/(100+share); !within(got, want, 0.15) {
+		t.Errorf("the joiner's limit %.1f after 12 syncs, want its share %.1f scaled to the target (± 15 %%)", got, want)
+	}
+	if sum := float64(a.Limit() + b.Limit() + c.Limit()); !within(sum, 100, 0.05) || most > 110 {
+		t.Errorf("limits add up to %.1f after the join (at most %.1f), want 100 ± 5 %% (at most 110)", sum, most)
+	}
+}
+
+func TestAdaptiveIdleJoinersClaimLapses(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	a := newAdaptive(t, table, clock, "a")
+	b := newAdaptive(t, table, clock, "b")
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	// c joins and claims a share, but uses nothing: after SlowStartSyncs its claim lapses and
+	// a and b take the whole target again.
+	c := newAdaptive(t, table, clock, "c")
+	for range SlowStartSyncs + 12 {
+		a.Record(float64(a.Limit()))
+		b.Record(float64(b.Limit()))
+		clock.Advance(time.Second)
+		for _, x := range []*Adaptive{a, b, c} {
+			if err := x.Sync(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if sum := float64(a.Limit() + b.Limit()); !within(sum, 100, 0.05) {
+		t.Errorf("a and b's limits add up to %.1f beside an idle joiner, want 100 ± 5 %%", sum)
+	}
+}
+
+func TestAdaptiveLocalBurstIsAShareOfTheFleets(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	start := func(id string) *Adaptive {
+		a, err := NewAdaptive(t.Context(), AdaptiveConfig{
+			Table: table, Name: "fleet", Target: 100, Burst: 20, SyncInterval: -1, ClientID: id, Clock: clock,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	a := start("a")
+	// A lone client starts at DefaultSmoothing times the whole target: that share of the burst.
+	if got, want := a.local.Burst(), int(DefaultSmoothing*20); got != want {
+		t.Errorf("a lone client's local burst %d at limit %.1f, want %d", got, a.Limit(), want)
+	}
+	b := start("b")
+	for range 12 {
+		round(t, clock, a, b)
+	}
+	for _, c := range []*Adaptive{a, b} {
+		if got, want := c.local.Burst(), localBurst(20, c.Limit(), 100); got != want || got >= 20 {
+			t.Errorf("client %s's local burst %d at limit %.1f, want %d (its share of 20)", c.ClientID(), got, c.Limit(), want)
+		}
+	}
+}
+
 func TestCapacityMiddlewareCountsConsumedUnits(t *testing.T) {
 	clock := newFakeClock()
 	table := newTable(t)
@@ -166,8 +327,14 @@ func TestSetLimitMovesADefaultMaxLocal(t *testing.T) {
 	clock := newFakeClock()
 	a := newAdaptive(t, newTable(t), clock, "solo")
 	a.SetLimit(400)
-	round(t, clock, a) // consumed 100 of a 400 target: scale up towards 400
-	if got, want := a.Limit(), rate.Limit(0.6*100+0.4*400); math.Abs(float64(got-want)) > 1e-9 {
-		t.Errorf("limit after SetLimit(400) and one sync %v, want %v", got, want)
+	// Using its whole limit, far under a 400 target, the client scales up by MaxScaleUp a
+	// sync (1.4 times after smoothing), past the old target of 100.
+	want := a.Limit()
+	for range 5 {
+		round(t, clock, a)
+		want *= 0.6 + 0.4*MaxScaleUp
+	}
+	if got := a.Limit(); math.Abs(float64(got-want)) > 1e-9 || got <= 100 {
+		t.Errorf("limit after SetLimit(400) and five syncs %v, want %v", got, want)
 	}
 }

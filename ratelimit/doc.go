@@ -44,10 +44,22 @@
 // and holds the role as long as its summaries keep coming (a conditional write; another client
 // takes over when they stop). Per sync interval and N clients that is N + 1 writes and N read
 // units, linear in N; every client reading every report instead would cost N²/2 read units,
-// and one shared item of all reports N writes of an N-sized item. A joining client starts at
-// a fair share, scaled down by how far the fleet would go over the target, and adds it to the
-// summary's aggregate; a leaving one (Close) takes its rate off, so that the others react at
-// their next sync.
+// and one shared item of all reports N writes of an N-sized item. A joining client announces
+// a fair share, scaled down by how far the fleet would go over the target, adding it to the
+// summary's aggregate, and starts at Smoothing times it: a slow start, as the others give up
+// only that fraction of the room it claims at their next sync. Until its limit reaches the
+// share it reports the share (its claim), which follows the scale factor as a limit would,
+// rather than its use, so that the others go on making room; its limit grows towards the
+// claim by at most 1 + Smoothing·(MaxScaleUp − 1) times a sync, and the claim lapses after
+// SlowStartSyncs syncs, so that a client that does not use its share does not hold it. A
+// leaving client (Close) takes its rate off, so that the others react at their next sync.
+//
+// Two additions to the blog's rule keep a fleet from overshooting when its aggregate reads
+// low: a sync scales a limit up by at most MaxScaleUp, and a limit grows only as far as its
+// client's own use since the last sync, scaled, justifies. A client that did not use its limit
+// (a loaded machine, a lull, replies lost and retried) keeps it instead of raising it, so the
+// limits of a fleet that under-uses them add up to the target, not more, and its return to
+// full use does not overshoot. Burst is the fleet's: each local limiter gets its share of it.
 //
 // WithCapacityLimit is an aws-sdk-go-v2 client option (a smithy-go middleware) that keeps a
 // fleet's consumed read and write capacity under the targets of two Adaptive limiters: it waits
@@ -82,6 +94,10 @@
 // bound becomes Limit·W + Burst + clients·Lease. Permits reserved and not used, and leased
 // permits a client never hands out, are lost (under-use).
 //
-// Adaptive: no hard bound; the aggregate follows the target within a few sync intervals (see
-// the README's figures).
+// Adaptive: no hard bound, as the clients learn of each other only through the summary, a sync
+// late; the local limits add up to about the target once converged, and each client's local
+// limiter keeps its own GCRA bound (limit·W + its burst, at least 1), so a fleet of more
+// clients than Burst may take up to one permit per client beyond the fleet's burst in a
+// window. The aggregate follows the target within a few sync intervals (see the README's
+// figures).
 package ratelimit

@@ -232,7 +232,7 @@ func runAdaptive(ctx context.Context, o options, table rl.Table, rec *recorder, 
 	var closed rl.Counts
 	start := func(runCtx context.Context) (*client, error) {
 		clock := &clientClock{}
-		a, err := rl.NewAdaptive(ctx, rl.AdaptiveConfig{Table: table, Name: "bench", Target: rate.Limit(o.target), SyncInterval: o.sync, Clock: clock})
+		a, err := rl.NewAdaptive(ctx, rl.AdaptiveConfig{Table: table, Name: "bench", Target: rate.Limit(o.target), Burst: o.burst, SyncInterval: o.sync, Clock: clock})
 		if err != nil {
 			return nil, err
 		}
