@@ -9,6 +9,11 @@ import (
 	"io"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/lock"
 )
 
@@ -30,6 +35,9 @@ var errDefaultClear = errors.New("--default takes --set only: a semaphore always
 
 // errDefaultMachine: the default is per semaphore.
 var errDefaultMachine = errors.New("--default needs --state-machine: the semaphore's state machine ARN (arn:aws:states:REGION:ACCOUNT:stateMachine:NAME)")
+
+// errDefaultPoll: a Poll semaphore's locks follow the Limit in its definition.
+var errDefaultPoll = errors.New("the semaphore waits by polling (Poll): its locks take their default from the Limit in its definition, so a default in the table would not reach a new lock; set a lock's own limit with --lock, or change Limit and redeploy")
 
 // DefaultDrainCause is the cause a drained execution fails with unless --cause says otherwise.
 const DefaultDrainCause = "the lock was drained by an operator (turnstile drain)"
@@ -131,6 +139,9 @@ func steerCommand(ctx context.Context, cmd string, args []string, stdout, stderr
 	}
 	report := steerReport{Lock: f.lock, Admitted: []string{}}
 	if f.isDefault {
+		if err := checkParksInQueue(ctx, sfnClient, f.stateMachine); err != nil {
+			return err
+		}
 		res, err := locks.SetDefaultLimit(ctx, f.stateMachine, f.set)
 		if err != nil {
 			return err
@@ -203,4 +214,31 @@ func printSteer(w io.Writer, cmd string, f steerFlags, r steerReport) error {
 		fmt.Fprintf(w, "Admitted %d waiters: %s\n", len(r.Admitted), strings.Join(r.Admitted, ", "))
 	}
 	return nil
+}
+
+// checkParksInQueue refuses a default for a semaphore whose machine does not park its waiters
+// (machines.StateWaitInQueue): only a park copies the default into a new lock.
+func checkParksInQueue(ctx context.Context, sfnClient *sfn.Client, stateMachine string) error {
+	out, err := sfnClient.DescribeStateMachine(ctx, &sfn.DescribeStateMachineInput{StateMachineArn: aws.String(stateMachine)})
+	if err != nil {
+		return fmt.Errorf("--state-machine %s: %w", stateMachine, err)
+	}
+	parks, err := parksInQueue(aws.ToString(out.Definition))
+	if err != nil {
+		return fmt.Errorf("--state-machine %s: %w", stateMachine, err)
+	}
+	if !parks {
+		return fmt.Errorf("%s: %w", stateMachine, errDefaultPoll)
+	}
+	return nil
+}
+
+// parksInQueue reports whether a semaphore's definition parks its waiters (the Callback
+// strategy).
+func parksInQueue(definition string) (bool, error) {
+	m, err := asl.Parse([]byte(definition))
+	if err != nil {
+		return false, err
+	}
+	return m.States.Get(machines.StateWaitInQueue) != nil, nil
 }
