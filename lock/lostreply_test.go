@@ -274,3 +274,73 @@ func TestLockReadIsNotTornByAHolderInAndOut(t *testing.T) {
 		t.Errorf("Read across a holder in and out = %+v (%v), want count 1 and holder w", st, err)
 	}
 }
+
+// handOffLostThen applies the first hand-off (a transaction that deletes a holder item and puts
+// another), runs then, and loses the hand-off's reply.
+type handOffLostThen struct {
+	*dynamodb.Client
+	then func(ctx context.Context) error
+	done atomic.Bool
+}
+
+func (d *handOffLostThen) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	out, err := d.Client.TransactWriteItems(ctx, in, opts...)
+	if err == nil && puts(in) && len(in.TransactItems) == 3 && in.TransactItems[0].Delete != nil && d.done.CompareAndSwap(false, true) {
+		if err := d.then(ctx); err != nil {
+			return nil, err
+		}
+		return nil, errReplyLost
+	}
+	return out, err
+}
+
+// The queue soak's finding at 20 % of replies lost: a hand-off whose reply is lost, whose waiter
+// then leaves (its acquire timed out) and gives the slot on before the releaser reads back. The
+// waiter holds no slot from the releaser and the releaser none: the read-back cannot tell whether
+// the hand-off was applied. The release must not report that it held nothing (a slot would have
+// moved with no operation giving it); it ends without an answer, and its retry finds nothing.
+func TestLockHandOffWhoseWaiterLeftBeforeTheReadBackEndsWithoutAnAnswer(t *testing.T) {
+	server.SkipIfMissing(t)
+	table := server.CreateLockTable(t)
+	woken := &wakes{}
+	other, err := lock.New(table, server.Client, woken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticketX, err := other.DrawTicket(t.Context(), bugLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticketW, err := other.DrawTicket(t.Context(), bugLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := other.Park(t.Context(), lock.ParkRequest{Lock: bugLock, Limit: 1, Execution: execX, Ticket: ticketX, Token: "token-x"}); err != nil || !res.Admitted {
+		t.Fatalf("park x: %+v, %v", res, err)
+	}
+	if res, err := other.Park(t.Context(), lock.ParkRequest{Lock: bugLock, Limit: 1, Execution: execW, Ticket: ticketW, Token: "token-w"}); err != nil || !res.Queued {
+		t.Fatalf("park w: %+v, %v", res, err)
+	}
+	ddb := &handOffLostThen{Client: server.Client, then: func(ctx context.Context) error {
+		_, err := other.Leave(ctx, bugLock, execW, ticketW, 1) // w's wait ended: it leaves, holding the slot, and gives it back
+		return err
+	}}
+	locks, err := lock.New(table, ddb, woken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := locks.Release(t.Context(), bugLock, execX, 1)
+	if !errors.Is(err, lock.ErrBusy) {
+		t.Fatalf("Release whose hand-off went to a waiter that left before the read-back = %+v, %v; want ErrBusy (no answer)", res, err)
+	}
+	if res, err := locks.Release(t.Context(), bugLock, execX, 1); err != nil || res.Released {
+		t.Errorf("the release's retry = %+v, %v; want nothing held", res, err)
+	}
+	st, err := locks.Read(t.Context(), bugLock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Check(1); err != nil || st.Count != 0 || len(st.Holders)+len(st.Waiters) != 0 {
+		t.Errorf("after: %+v (%v), want an empty lock", st, err)
+	}
+}

@@ -131,10 +131,24 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		case tx.outcome == notApplied:
 			return releaseStep{}, nil
 		case tx.outcome == unknown:
-			// Applied if the waiter holds a slot from this releaser; else read again.
+			// Applied if the waiter holds a slot from this releaser; not applied if the
+			// releaser still holds (read again). Neither: the slot is given, by this try (and
+			// the waiter left and gave it on meanwhile) or by an earlier one whose end was lost;
+			// whom it went to, no read tells, so the release ends without an answer and its
+			// retry finds nothing held.
 			handed, err := c.readBack(ctx, func() (bool, error) { return c.heldFrom(ctx, lock, w.execution, holder) })
-			if err != nil || !handed {
-				return releaseStep{done: err != nil}, err
+			if err != nil {
+				return releaseStep{done: true}, err
+			}
+			if !handed {
+				holds, err := c.readBack(ctx, func() (bool, error) { return c.Holds(ctx, lock, holder) })
+				switch {
+				case err != nil:
+					return releaseStep{done: true}, err
+				case holds:
+					return releaseStep{}, nil
+				}
+				return releaseStep{done: true}, fmt.Errorf("%w: hand the slot of %s on %q: given, to whom is unknown (the reply was lost and the waiter holds no slot from it); try again", ErrBusy, holder, lock)
 			}
 		}
 		if own {

@@ -27,7 +27,8 @@ const (
 	// slot meanwhile gives it up as QueueRelease does.
 	QueueLeave
 	// QueueAdmit is a waiter admitted to a free slot by someone else's operation (seen as the
-	// wake-up of its task with itself as the granter): it must be the queue's head.
+	// wake-up of its task with itself as the granter, or as its leave finding it holding a slot
+	// nobody woke it for): it must be the queue's head.
 	QueueAdmit
 	// QueueSettled is the lock read at a quiescent point, nothing in flight: the state must be
 	// exactly QueueInput.Holders and QueueInput.Waiters.
@@ -214,8 +215,12 @@ func (s queueState) park(limit int, e string, ticket int64) (admitted queueState
 }
 
 // admit returns the state after the queue's head e takes a free slot; ok is false when e is
-// not the head or no slot is free.
+// not the head or no slot is free. An admission of an execution that holds already (recorded
+// twice: by its waker and by its own leave) changes nothing.
 func (s queueState) admit(limit int, e string) (queueState, bool) {
+	if s.holds(e) {
+		return s, true
+	}
 	ws, holders := s.waiterList(), s.holderList()
 	if len(ws) == 0 || ws[0].Execution != e || len(holders) >= limit {
 		return s, false

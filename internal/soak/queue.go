@@ -193,7 +193,7 @@ func (q *queueRun) newQueueClients(ctx context.Context, table, proxyURL string) 
 // lock.ErrBusy is recorded with its outcome unknown (abandoned) and tried again, again true.
 // The waiters the try admitted to a free slot are recorded as semcheck.Admit since the try
 // began; a park's own admission is its result.
-func (q *queueRun) do(c *queueClient, in semcheck.QueueInput, try func(again bool) (semcheck.QueueOutput, error)) (semcheck.QueueOutput, error) {
+func (q *queueRun) do(c *queueClient, in semcheck.QueueInput, try func(again bool) (semcheck.QueueOutput, error)) (semcheck.QueueOutput, *semcheck.Call, error) {
 	var err error
 	// The first attempt in this segment's recorder: a wake seen later may come from any
 	// attempt.
@@ -220,13 +220,13 @@ func (q *queueRun) do(c *queueClient, in semcheck.QueueInput, try func(again boo
 			recorder.BeginSince(c.id, semcheck.Admit(e), first).End(semcheck.QueueOutput{Outcome: semcheck.Done})
 		}
 		if err == nil {
-			return out, nil
+			return out, first, nil
 		}
 		if !errors.Is(err, lock.ErrBusy) {
-			return out, err
+			return out, first, err
 		}
 	}
-	return semcheck.QueueOutput{}, fmt.Errorf("soak: %v failed %d times: %w", in, maxTries, err)
+	return semcheck.QueueOutput{}, first, fmt.Errorf("soak: %v failed %d times: %w", in, maxTries, err)
 }
 
 // gaveUp is the output of a release or a leave.
@@ -262,7 +262,7 @@ func (q *queueRun) execution(ctx context.Context, c *queueClient, e string) erro
 	}
 	woken := q.board.register(e)
 	defer q.board.forget(e)
-	parked, err := q.do(c, semcheck.Park(e, ticket), func(again bool) (semcheck.QueueOutput, error) {
+	parked, parkCall, err := q.do(c, semcheck.Park(e, ticket), func(again bool) (semcheck.QueueOutput, error) {
 		r, err := c.locks.Park(ctx, lock.ParkRequest{Lock: lockName, Limit: q.cfg.Limit, Execution: e, Ticket: ticket, Token: taskToken(e), Again: again})
 		switch {
 		case err != nil:
@@ -289,10 +289,15 @@ func (q *queueRun) execution(ctx context.Context, c *queueClient, e string) erro
 				q.stranded.Add(1)
 			}
 			q.leaves.Add(1)
-			_, err := q.do(c, semcheck.Leave(e), func(bool) (semcheck.QueueOutput, error) {
+			left, _, err := q.do(c, semcheck.Leave(e), func(bool) (semcheck.QueueOutput, error) {
 				r, err := c.locks.Leave(ctx, lockName, e, ticket, q.cfg.Limit)
 				return gaveUp(r), err
 			})
+			if err == nil && left.Outcome == semcheck.GaveUp {
+				// It held a slot when it left: admitted at some moment while it waited, by an
+				// operation whose record may not say so (one that ended without an answer).
+				q.recorder.Load().BeginSince(c.id, semcheck.Admit(e), parkCall).End(semcheck.QueueOutput{Outcome: semcheck.Done})
+			}
 			return err
 		case <-ctx.Done():
 			return ctx.Err()
@@ -302,7 +307,7 @@ func (q *queueRun) execution(ctx context.Context, c *queueClient, e string) erro
 		return err
 	}
 	time.Sleep(time.Duration(c.random.IntN(500)) * time.Microsecond)
-	_, err = q.do(c, semcheck.ReleaseSlot(e), func(bool) (semcheck.QueueOutput, error) {
+	_, _, err = q.do(c, semcheck.ReleaseSlot(e), func(bool) (semcheck.QueueOutput, error) {
 		r, err := c.locks.Release(ctx, lockName, e, q.cfg.Limit)
 		return gaveUp(r), err
 	})
