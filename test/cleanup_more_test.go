@@ -307,12 +307,12 @@ func TestItemTooLargeFailsFast(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The lock is free and nobody waits: its counter and ticket count can go (they come back
-	// from 0), and its live limit (the next park copies it in again). The item's size (DynamoDB's rules: attribute names plus values) is then its key
+	// The lock is free and nobody waits: its counter, ticket and change counts can go (they
+	// come back from 0), and its live limit (the next park copies it in again). The item's size (DynamoDB's rules: attribute names plus values) is then its key
 	// with the filler's name, plus the filler: 4 bytes to spare, less than the ticket count the
 	// machine's first write adds.
 	keyBytes := len(lock.AttributeLockName) + len(demo.DefaultLockName) + len(lock.AttributeEntry) + len(lock.EntryLock) + len(filler)
-	fill("SET #f = :f REMOVE #count, #tickets, #limit, #semaphore", map[string]string{"#f": filler, "#count": lock.AttributeCount, "#tickets": lock.AttributeTickets, "#limit": lock.AttributeLimit, "#semaphore": lock.AttributeSemaphore},
+	fill("SET #f = :f REMOVE #count, #tickets, #changes, #limit, #semaphore", map[string]string{"#f": filler, "#count": lock.AttributeCount, "#tickets": lock.AttributeTickets, "#changes": lock.AttributeChanges, "#limit": lock.AttributeLimit, "#semaphore": lock.AttributeSemaphore},
 		map[string]types.AttributeValue{":f": &types.AttributeValueMemberS{Value: strings.Repeat("x", 400*1024-keyBytes-4)}})
 	defer fill("REMOVE #f", map[string]string{"#f": filler}, nil)
 

@@ -235,9 +235,11 @@ func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	// Real time proves the overtaking (OutOfOrder); the model must not accept the histories
-	// either (a check that times out on a loaded machine, -race, accepts nothing).
-	if report.OutOfOrder == 0 || (report.FailingHistories == 0 && report.InconclusiveChecks == 0) {
+	// The model must not accept the histories (a check that times out on a loaded machine,
+	// -race, accepts nothing), or real time proves the overtaking (OutOfOrder, which counts an
+	// operation that ended without an answer as a possible admission of every waiter, so that
+	// a release the broken read makes give up can hide what real time shows).
+	if report.OutOfOrder == 0 && report.FailingHistories == 0 && report.InconclusiveChecks == 0 {
 		t.Errorf("FailingHistories = %d, inconclusive = %d, OutOfOrder = %d; want the checks to reject a queue served newest first (first failure: %s)",
 			report.FailingHistories, report.InconclusiveChecks, report.OutOfOrder, report.FirstFailure)
 	}
