@@ -192,7 +192,8 @@ func (q *queueRun) newQueueClients(ctx context.Context, table, proxyURL string) 
 // do runs one lock operation as the state machine's Retry does: a try that fails with
 // lock.ErrBusy is recorded with its outcome unknown (abandoned) and tried again, again true.
 // The waiters the try admitted to a free slot are recorded as semcheck.Admit since the try
-// began; a park's own admission is its result.
+// began; a park's own admission is its result. It returns the output, and the record of the
+// operation's first try in this segment (an admission it led to may have begun then).
 func (q *queueRun) do(c *queueClient, in semcheck.QueueInput, try func(again bool) (semcheck.QueueOutput, error)) (semcheck.QueueOutput, *semcheck.Call, error) {
 	var err error
 	// The first attempt in this segment's recorder: a wake seen later may come from any
