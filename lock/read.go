@@ -93,7 +93,8 @@ type Waiter struct {
 // Read reads a lock whole, strongly consistent, as one snapshot: its holder items (a Query of
 // their partition, paged), its counter and waiter items (a Query from the counter item on,
 // paged), its holder items again and its counter item again, until the two readings of the
-// holders agree and the counter's AttributeChanges did not move. Every hand-off changes the
+// holders agree and the counter's AttributeChanges did not move, waiting a little more after each
+// disagreement. Every hand-off changes the
 // holders, and every change of the count AttributeChanges (a holder in and out again between
 // two readings would leave the holders equal), so such a snapshot is one the lock was in. It costs one read unit per 4 KB of items
 // per Query, so it is for inspection and checks, not for the operations.
@@ -102,7 +103,14 @@ func (c *Client) Read(ctx context.Context, lock string) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	for range c.attempts {
+	for tries := range c.attempts {
+		if tries > 0 {
+			// A busy lock changes between two readings; waiting a little (as a contended
+			// release does) lets a reading fall between its changes.
+			if err := c.backoff(ctx, lock, tries); err != nil {
+				return State{}, err
+			}
+		}
 		// The counter item and the waiters sort from "lock" on; a holder partition may also
 		// hold the counter and waiters of a lock named like it, so holders are read by prefix.
 		rest, err := c.queryAll(ctx, lock, "#entry >= :from", EntryLock)
