@@ -34,6 +34,8 @@ const (
 	// SlowStartSyncs is the most syncs a new client's slow start lasts: then its claim lapses
 	// (it reports its use), so that a client that does not use its share does not hold it.
 	SlowStartSyncs = 5
+	// DefaultHeadroom is the fraction of the target a fleet leaves unused by default.
+	DefaultHeadroom = 0.05
 )
 
 // Attributes of the adaptive mode's items.
@@ -83,6 +85,11 @@ type AdaptiveConfig struct {
 	// Smoothing is the fraction of the way the local limit moves towards its new value per
 	// sync, in (0, 1]. Default: DefaultSmoothing.
 	Smoothing float64
+	// Headroom is the fraction of Target the fleet aims to leave unused, in [0, 1): the
+	// clients scale their limits towards Target·(1 − Headroom), so that the aggregate's
+	// fluctuation (each client learns the others' rates a sync late) stays under Target
+	// rather than around it. Default: DefaultHeadroom; negative: none (aim at Target).
+	Headroom float64
 	// StaleAfter is how old a report may be and still count; older clients drop out of the
 	// aggregate and the client set. Default: DefaultStaleSyncs × SyncInterval.
 	StaleAfter time.Duration
@@ -107,6 +114,7 @@ type Adaptive struct {
 	local      *rate.Limiter
 	burst      int // the fleet's burst
 	smoothing  float64
+	headroom   float64 // the fraction of the target left unused
 	interval   time.Duration
 	staleAfter time.Duration
 
@@ -148,6 +156,8 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 		return nil, fmt.Errorf("%w: MaxLocal, InitialLocal, Burst and StaleAfter must not be negative", ErrInvalidConfig)
 	case cfg.Smoothing < 0 || cfg.Smoothing > 1:
 		return nil, fmt.Errorf("%w: Smoothing must be within (0, 1], got %v", ErrInvalidConfig, cfg.Smoothing)
+	case cfg.Headroom >= 1:
+		return nil, fmt.Errorf("%w: Headroom must be below 1 (a fraction of Target), got %v", ErrInvalidConfig, cfg.Headroom)
 	}
 	maxLocalIsTarget := cfg.MaxLocal == 0
 	if maxLocalIsTarget {
@@ -161,6 +171,12 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 	}
 	if cfg.Smoothing == 0 {
 		cfg.Smoothing = DefaultSmoothing
+	}
+	switch {
+	case cfg.Headroom == 0:
+		cfg.Headroom = DefaultHeadroom
+	case cfg.Headroom < 0:
+		cfg.Headroom = 0
 	}
 	if cfg.StaleAfter == 0 {
 		cfg.StaleAfter = DefaultStaleSyncs * cfg.SyncInterval
@@ -179,6 +195,7 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 		id:          cfg.ClientID,
 		clock:       clockOrSystem(cfg.Clock),
 		smoothing:   cfg.Smoothing,
+		headroom:    cfg.Headroom,
 		interval:    cfg.SyncInterval,
 		staleAfter:  cfg.StaleAfter,
 		summaryKey:  t.key(t.KeyPrefix + cfg.Name),
@@ -204,9 +221,10 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 		// A fair share, scaled down by how far the fleet would go over the target with this
 		// client added, by the summary's aggregate: fresh, or never aggregated yet (then it
 		// sums the rates the clients starting with this one announced).
-		share = cfg.Target / rate.Limit(n)
-		if fresh := s.at.IsZero() || now.Sub(s.at) <= a.staleAfter; fresh && rate.Limit(s.aggregate)+share > cfg.Target {
-			share *= cfg.Target / (rate.Limit(s.aggregate) + share)
+		aim := a.aim(cfg.Target)
+		share = aim / rate.Limit(n)
+		if fresh := s.at.IsZero() || now.Sub(s.at) <= a.staleAfter; fresh && rate.Limit(s.aggregate)+share > aim {
+			share *= aim / (rate.Limit(s.aggregate) + share)
 		}
 		share = min(share, a.maxLocal)
 		// A slow start: the client claims its share (it reports the claim, rather than its
@@ -218,6 +236,10 @@ func NewAdaptive(ctx context.Context, cfg AdaptiveConfig) (*Adaptive, error) {
 	start = min(start, a.maxLocal)
 	a.burst = cfg.Burst
 	a.local = rate.NewLimiter(start, localBurst(cfg.Burst, start, cfg.Target))
+	// The bucket starts empty: the fleet's burst is room saved by clients that took less than
+	// their limits, not a gift to every client that joins (50 clients joining at once would
+	// otherwise take 50 permits at once, whatever the burst).
+	a.local.ReserveN(now, a.local.Burst())
 	a.lastRate = float64(share)
 	if start < share {
 		a.claim = share
@@ -415,9 +437,10 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 	a.aggregate = s.aggregate
 	target, maxLocal, claim := a.target, a.maxLocal, a.claim
 	a.mu.Unlock()
+	aim := a.aim(target)
 	var next rate.Limit
 	if claim > 0 {
-		claim, next = slowStart(a.local.Limit(), rate.Limit(mine), claim, target, maxLocal, rate.Limit(s.aggregate), a.smoothing)
+		claim, next = slowStart(a.local.Limit(), rate.Limit(mine), claim, aim, maxLocal, rate.Limit(s.aggregate), a.smoothing)
 		a.mu.Lock()
 		if a.claimSyncs++; a.claimSyncs >= SlowStartSyncs {
 			claim = 0
@@ -425,7 +448,7 @@ func (a *Adaptive) Sync(ctx context.Context) error {
 		a.claim = claim
 		a.mu.Unlock()
 	} else {
-		next = nextLimit(a.local.Limit(), rate.Limit(mine), target, maxLocal, rate.Limit(s.aggregate), a.smoothing)
+		next = nextLimit(a.local.Limit(), rate.Limit(mine), aim, maxLocal, rate.Limit(s.aggregate), a.smoothing)
 	}
 	a.local.SetLimitAt(now, next)
 	a.local.SetBurstAt(now, localBurst(a.burst, next, target))
@@ -475,6 +498,9 @@ func slowStart(current, used, claim, target, maxLocal, aggregate rate.Limit, smo
 	}
 	return claim, next
 }
+
+// aim is the aggregate rate the fleet scales towards: target less the headroom.
+func (a *Adaptive) aim(target rate.Limit) rate.Limit { return target * rate.Limit(1-a.headroom) }
 
 // localBurst is a client's share of the fleet's burst: burst·limit/target, rounded down, at
 // least 1.

@@ -81,12 +81,20 @@ func TestLocalBurst(t *testing.T) {
 	}
 }
 
-// newAdaptive is NewAdaptive with manual syncs on a fake clock, failing the test on error.
+// newAdaptive is NewAdaptive with manual syncs on a fake clock and no headroom (the seed's
+// rule as it is: the fleet aims at the target), failing the test on error.
 func newAdaptive(t *testing.T, table Table, clock Clock, id string) *Adaptive {
 	t.Helper()
+	return newAdaptiveWith(t, AdaptiveConfig{Table: table, Clock: clock, ClientID: id, Headroom: -1})
+}
+
+// newAdaptiveWith is NewAdaptive of the fleet of newAdaptive (its name, target, manual syncs
+// and stale time) with cfg's table, clock, client ID and headroom.
+func newAdaptiveWith(t *testing.T, cfg AdaptiveConfig) *Adaptive {
+	t.Helper()
 	a, err := NewAdaptive(t.Context(), AdaptiveConfig{
-		Table: table, Name: "fleet", Target: 100, SyncInterval: -1, StaleAfter: 3 * time.Second,
-		ClientID: id, Clock: clock,
+		Table: cfg.Table, Name: "fleet", Target: 100, SyncInterval: -1, StaleAfter: 3 * time.Second,
+		ClientID: cfg.ClientID, Clock: cfg.Clock, Headroom: cfg.Headroom,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +272,7 @@ func TestAdaptiveLocalBurstIsAShareOfTheFleets(t *testing.T) {
 	table := newTable(t)
 	start := func(id string) *Adaptive {
 		a, err := NewAdaptive(t.Context(), AdaptiveConfig{
-			Table: table, Name: "fleet", Target: 100, Burst: 20, SyncInterval: -1, ClientID: id, Clock: clock,
+			Table: table, Name: "fleet", Target: 100, Burst: 20, SyncInterval: -1, ClientID: id, Clock: clock, Headroom: -1,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -336,5 +344,23 @@ func TestSetLimitMovesADefaultMaxLocal(t *testing.T) {
 	}
 	if got := a.Limit(); math.Abs(float64(got-want)) > 1e-9 || got <= 100 {
 		t.Errorf("limit after SetLimit(400) and five syncs %v, want %v", got, want)
+	}
+}
+
+func TestAdaptiveHeadroomAimsBelowTheTarget(t *testing.T) {
+	clock := newFakeClock()
+	table := newTable(t)
+	a := newAdaptiveWith(t, AdaptiveConfig{Table: table, Clock: clock, ClientID: "a"})
+	b := newAdaptiveWith(t, AdaptiveConfig{Table: table, Clock: clock, ClientID: "b"})
+	for range 20 {
+		round(t, clock, a, b)
+	}
+	// The default headroom: the two clients, each using its whole limit, settle at
+	// (1 − DefaultHeadroom) of the target of 100, not at 100.
+	if sum, want := float64(a.Limit()+b.Limit()), 100*(1-DefaultHeadroom); !within(sum, want, 0.02) {
+		t.Errorf("limits add up to %.1f with the default headroom, want %.1f ± 2 %%", sum, want)
+	}
+	if _, err := NewAdaptive(t.Context(), AdaptiveConfig{Table: table, Name: "fleet", Target: 100, Headroom: 1}); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("NewAdaptive(Headroom: 1) = %v, want ErrInvalidConfig", err)
 	}
 }

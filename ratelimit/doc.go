@@ -59,7 +59,10 @@
 // client's own use since the last sync, scaled, justifies. A client that did not use its limit
 // (a loaded machine, a lull, replies lost and retried) keeps it instead of raising it, so the
 // limits of a fleet that under-uses them add up to the target, not more, and its return to
-// full use does not overshoot. Burst is the fleet's: each local limiter gets its share of it.
+// full use does not overshoot. Burst is the fleet's: each local limiter gets its share of it,
+// and a new client's bucket starts empty (joining is not idleness saved up). The fleet aims
+// Headroom (5 % by default) under the target, so that the fluctuation of an aggregate learned a
+// sync late stays under the target rather than around it.
 //
 // WithCapacityLimit is an aws-sdk-go-v2 client option (a smithy-go middleware) that keeps a
 // fleet's consumed read and write capacity under the targets of two Adaptive limiters: it waits
@@ -95,7 +98,7 @@
 // permits a client never hands out, are lost (under-use).
 //
 // Adaptive: no hard bound, as the clients learn of each other only through the summary, a sync
-// late; the local limits add up to about the target once converged, and each client's local
+// late; the local limits add up to about the target less the headroom once converged, and each client's local
 // limiter keeps its own GCRA bound (limit·W + its burst, at least 1), so a fleet of more
 // clients than Burst may take up to one permit per client beyond the fleet's burst in a
 // window. The aggregate follows the target within a few sync intervals (see the README's
