@@ -23,6 +23,9 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
+	if len(o.Locks) > 0 {
+		return multiSemaphore(o)
+	}
 	o.Work = withSlotContext(o.Work, o)
 	b := builder{o}
 	var states asl.States
