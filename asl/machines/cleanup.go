@@ -23,6 +23,10 @@ type CleanupOptions struct {
 	// TableName is the lock table's name as written in the definition. Default:
 	// Placeholder(SubstitutionTableName).
 	TableName string
+	// Locks are the semaphore's Locks, in place of LockName and LockNamePath: the cleanup
+	// releases each lock the execution's input names (HandOffFunctionArn is required), and the
+	// redrive guard stops every redriven execution. Default: none, a single lock.
+	Locks []LockSpec
 	// HandOffFunctionArn, set when the semaphore waits with WaitCallback, makes the cleanup
 	// release through the hand-off function: the slot goes to the oldest waiter, and an
 	// execution that died while parked leaves the queue. Write it as
@@ -63,6 +67,13 @@ func (o CleanupOptions) validate(withLimit bool) (CleanupOptions, error) {
 //     "not a holder" (released already, or never acquired) is success, so duplicated events
 //     are no-ops.
 func Cleanup(opts CleanupOptions) (*asl.StateMachine, error) {
+	if len(opts.Locks) > 0 {
+		o, err := opts.validateLocks()
+		if err != nil {
+			return nil, err
+		}
+		return multiCleanup(o)
+	}
 	o, err := opts.validate(opts.HandOffFunctionArn != "") // the hand-off needs the limit
 	if err != nil {
 		return nil, err

@@ -45,7 +45,6 @@ const (
 	StateReleaseLocksAfterFailure = "Release Locks After Failure"
 )
 
-
 // lockPathSegment is one field of a LockSpec.LockNamePath, with its array indexes.
 var lockPathSegment = regexp.MustCompile(`^[A-Za-z0-9_-]+(\[[0-9]+\])*$`)
 
@@ -88,6 +87,12 @@ func (o SemaphoreOptions) checkLocks() *OptionError {
 		}
 		fixed[l.LockName] = true
 	}
+	return nil
+}
+
+// checkLocksTiming checks that an execution can wait AcquireTimeout for each of its Locks and
+// still have time to run the work.
+func (o SemaphoreOptions) checkLocksTiming() *OptionError {
 	if n := len(o.Locks); o.AcquireTimeout*time.Duration(n) >= o.Timeout {
 		return &OptionError{Field: "AcquireTimeout", Value: o.AcquireTimeout, Problem: fmt.Sprintf("times the %d locks (each waits up to AcquireTimeout) must be shorter than Timeout (%s)", n, o.Timeout), Kind: ErrTiming}
 	}
@@ -210,19 +215,21 @@ func checkLockNames(paths []string, next string) asl.States {
 	}
 }
 
-// locksExpression is the JSONata expression of the execution's locks: every LockSpec's
-// {"lockName", "limit"}, sorted by name (then limit), each name once with its smallest limit.
-// Its value is always an array ($append keeps a single lock one).
-func locksExpression(specs []LockSpec) string {
+// locksExpression is the JSONata expression of the execution's locks, whose input is at input
+// ("$states.input" or below): every LockSpec's {"lockName", "limit"} whose name is a non-empty
+// string, sorted by name (then limit), each name once with its smallest limit. Its value is
+// always an array ($append keeps a single lock one, and no lock an empty one).
+func locksExpression(specs []LockSpec, input string) string {
 	items := make([]string, len(specs))
 	for i, l := range specs {
 		name := jsonataString(l.LockName)
 		if l.LockNamePath != "" {
-			name, _ = jsonataInputPath(l.LockNamePath) // checked by checkLocks
+			path, _ := jsonataInputPath(l.LockNamePath) // checked by checkLocks
+			name = input + strings.TrimPrefix(path, "$states.input")
 		}
 		items[i] = fmt.Sprintf(`{"lockName": %s, "limit": %d}`, name, l.Limit)
 	}
-	return "{% ($all := [" + strings.Join(items, ", ") + "];" +
+	return "{% ($all := $append([], $filter([" + strings.Join(items, ", ") + `], function($v) { $type($v.lockName) = "string" and $v.lockName != "" }));` +
 		" $sorted := $sort($all, function($l, $r) { $l.lockName > $r.lockName or ($l.lockName = $r.lockName and $l.limit > $r.limit) });" +
 		" $append([], $filter($sorted, function($v, $i) { $i = 0 or $v.lockName != $sorted[$i - 1].lockName }))) %}"
 }
@@ -230,7 +237,7 @@ func locksExpression(specs []LockSpec) string {
 // prepareLocks replaces the execution's data with its locks (locksExpression).
 func (b builder) prepareLocks() *asl.Pass {
 	return &asl.Pass{
-		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: map[string]any{"locks": locksExpression(b.o.Locks)}},
+		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: map[string]any{"locks": locksExpression(b.o.Locks, "$states.input")}},
 		Transition: asl.Next(StateAcquireLocks),
 	}
 }
@@ -303,3 +310,129 @@ func (b builder) releaseLocks(task, next string, afterFailure bool) *asl.Map {
 	}
 }
 
+// Names of the states of the cleanup machine and the redrive guard of a semaphore with several
+// locks.
+const (
+	// StateReadLocks parses the dead execution's input.
+	StateReadLocks = "Read Locks"
+	// StateReleaseHolders releases the execution's holder of each of its locks (a Map).
+	StateReleaseHolders = "Release Holders"
+)
+
+// multiCleanup is Cleanup for options with Locks (validated): every lock the execution's input
+// names is released through the hand-off function, which leaves a lock the execution does not
+// hold alone; a dead execution holding some of its locks gets each of them freed.
+func multiCleanup(o CleanupOptions) (*asl.StateMachine, error) {
+	release := &asl.Task{
+		Transition: asl.End(),
+		Resource:   ResourceLambdaInvoke,
+		Parameters: map[string]any{
+			"FunctionName": o.HandOffFunctionArn,
+			"Payload": map[string]any{
+				"action":         HandOffActionRelease,
+				"lockName.$":     "$.lockName",
+				"limit.$":        "$.limit",
+				"executionArn.$": "$.executionArn",
+				"ifHeld":         true,
+			},
+		},
+		ResultPath: asl.NullPath(),
+		Retry:      handOffRetry(),
+	}
+	items := lockItems()
+	items["executionArn.$"] = "$.executionArn"
+	states := asl.States{
+		checkEvent(),
+		malformedEvent(),
+		describeExecution(StateStillRunning),
+		executionNotFound(),
+		{Name: StateStillRunning, State: &asl.Choice{
+			Choices: []*asl.ChoiceRule{{Variable: "$.execution.status", Operator: "StringEquals", Value: ExecutionStatusRunning, Next: StateNothingToRelease}},
+			Default: StateReadLocks,
+		}},
+		{Name: StateNothingToRelease, State: &asl.Succeed{}},
+		{Name: StateReadLocks, State: &asl.Pass{
+			Transition: asl.Next(StatePrepareLocks),
+			Parameters: map[string]any{"executionArn.$": "$.execution.executionArn", "input.$": "States.StringToJson($.execution.input)"},
+		}},
+		{Name: StatePrepareLocks, State: &asl.Pass{
+			Common: asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: map[string]any{
+				"executionArn": "{% $states.input.executionArn %}",
+				"locks":        locksExpression(o.Locks, "$states.input.input"),
+			}},
+			Transition: asl.Next(StateReleaseHolders),
+		}},
+		{Name: StateReleaseHolders, State: &asl.Map{
+			Transition:   asl.Next(StateReleased),
+			ItemsPath:    asl.P("$.locks"),
+			ItemSelector: items,
+			ItemProcessor: &asl.ItemProcessor{
+				ProcessorConfig: &asl.ProcessorConfig{Mode: "INLINE"},
+				Graph:           asl.Graph{StartAt: StateReleaseHolder, States: asl.States{{Name: StateReleaseHolder, State: release}}},
+			},
+			ResultPath: asl.NullPath(),
+			Catch:      []*asl.Catcher{{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")}},
+		}},
+		{Name: StateReleased, State: &asl.Succeed{}},
+		{Name: StateLockTableError, State: &asl.Fail{Error: ErrorLockTable, CausePath: "$.lockTableError.Cause"}},
+	}
+	m := &asl.StateMachine{
+		Comment: fmt.Sprintf("Turnstile cleanup: free the slots of the %d locks held by an execution that ended without releasing them.", len(o.Locks)),
+		StartAt: StateCheckEvent,
+		States:  states,
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("machines: the cleanup machine is invalid: %w", err)
+	}
+	return m, nil
+}
+
+// multiRedriveGuard is RedriveGuard for options with Locks: it stops every redriven execution
+// that is RUNNING, since its locks cannot be taken back in order from where it resumes; the
+// stop's status-change event then has the cleanup free whatever it still holds.
+func multiRedriveGuard(o CleanupOptions) (*asl.StateMachine, error) {
+	stop := stopRedriven(o)
+	stop.Parameters.(map[string]any)["ExecutionArn.$"] = "$.execution.executionArn"
+	stop.Parameters.(map[string]any)["Cause"] = fmt.Sprintf("the execution was redriven, and a semaphore with %d locks cannot take them back for it in order: "+
+		"it was stopped so that its work does not run without its slots, and the cleanup frees what it held; start a new execution instead", len(o.Locks))
+	states := asl.States{
+		checkEvent(),
+		malformedEvent(),
+		describeExecution(StateStillRunningGuard),
+		executionNotFound(),
+		{Name: StateStillRunningGuard, State: &asl.Choice{
+			Choices: []*asl.ChoiceRule{{Variable: "$.execution.status", Operator: "StringEquals", Value: ExecutionStatusRunning, Next: StateStopRedriven}},
+			Default: StateNotRunning,
+		}},
+		{Name: StateNotRunning, State: &asl.Succeed{}},
+		{Name: StateStopRedriven, State: stop},
+		{Name: StateStopped, State: &asl.Succeed{}},
+	}
+	m := &asl.StateMachine{
+		Comment: fmt.Sprintf("Turnstile redrive guard: a redriven execution of a semaphore with %d locks is stopped.", len(o.Locks)),
+		StartAt: StateCheckEvent,
+		States:  states,
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("machines: the redrive guard is invalid: %w", err)
+	}
+	return m, nil
+}
+
+// validateLocks checks the Locks of cleanup options (the semaphore's, already checked by
+// Semaphore) and gives each its default limit.
+func (o CleanupOptions) validateLocks() (CleanupOptions, error) {
+	if o.TableName == "" {
+		o.TableName = Placeholder(SubstitutionTableName)
+	}
+	sem := SemaphoreOptions{Locks: o.Locks, LockName: o.LockName, LockNamePath: o.LockNamePath, Limit: o.Limit, WaitStrategy: WaitCallback}.withDefaults()
+	if o.HandOffFunctionArn == "" {
+		return o, &OptionError{Options: "CleanupOptions", Field: "HandOffFunctionArn", Value: `""`, Problem: "is required with Locks (several locks wait with the Callback strategy)", Kind: ErrWaitStrategy}
+	}
+	if err := sem.checkLocks(); err != nil {
+		err.Options = "CleanupOptions"
+		return o, err
+	}
+	o.Locks = sem.Locks
+	return o, nil
+}

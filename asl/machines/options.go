@@ -119,7 +119,7 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 func (o SemaphoreOptions) validate() error {
 	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate}
 	if len(o.Locks) > 0 {
-		checks = []func() *OptionError{o.checkLocks, o.checkTiming, o.checkWork}
+		checks = []func() *OptionError{o.checkLocks, o.checkTiming, o.checkLocksTiming, o.checkWork}
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
