@@ -91,7 +91,11 @@ const (
 	RateReject = machines.RateReject
 )
 
-// Props configures a Semaphore. Exactly one of LockName and LockNamePath, and exactly one of
+// LockSpec is one of the locks of a Semaphore that holds several (Props.Locks): exactly one of
+// LockName and LockNamePath, and its Limit (Default: Props.Limit).
+type LockSpec = machines.LockSpec
+
+// Props configures a Semaphore. Exactly one of LockName, LockNamePath and Locks, and exactly one of
 // Work, WorkFunction and WorkStateMachine, must be set.
 type Props struct {
 	// LockName is the fixed name of the lock that every execution shares.
@@ -103,7 +107,19 @@ type Props struct {
 	// string there fails with Turnstile.InvalidLockName before touching the table.
 	// Default: none; one of LockName and LockNamePath is required.
 	LockNamePath string
-	// Limit is the number of executions that may run the work at once, 1 to MaxLimit. With
+	// Locks are several locks, each fixed (LockSpec.LockName) or read from the execution input
+	// (LockSpec.LockNamePath), that an execution holds all at once while its work runs: "a job
+	// needs the database and the region". They are taken one after the other in the order of
+	// their names, sorted at run time, so that executions never wait for each other in a cycle;
+	// a lock named twice is taken once, with the smaller limit; each waits up to
+	// AcquireTimeout (Timeout must exceed AcquireTimeout times the number of locks). Every lock
+	// is given back after the work, whether it succeeded or failed, and by the cleanup; a
+	// redriven execution is stopped (Turnstile.RedriveWithoutSlot). It needs WaitStrategy
+	// WaitCallback and no Rate, and the work gets no slot context (package slot).
+	// Default: none; one of LockName, LockNamePath and Locks is required.
+	Locks []LockSpec
+	// Limit is the number of executions that may run the work at once, 1 to MaxLimit (with
+	// Locks, the limit of each LockSpec without one; 0 when every LockSpec has its own). With
 	// the Callback strategy it is the semaphore's initial default: each lock copies the default
 	// into the lock table on its first use, which holds the lock's limit from then on (change
 	// it live with `turnstile limit`; redeploying with another Limit does not).

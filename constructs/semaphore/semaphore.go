@@ -162,6 +162,7 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 			Table:             s.table,
 			LockName:          p.LockName,
 			LockNamePath:      p.LockNamePath,
+			Locks:             p.Locks,
 			Limit:             p.Limit,
 			HandOffFunction:   s.handOff,
 			ReconcileSchedule: p.ReconcileSchedule,

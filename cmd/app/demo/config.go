@@ -94,6 +94,9 @@ type Config struct {
 	WaitStrategy semaphore.WaitStrategy
 	// Rate limits how often executions enter the work (semaphore.Props.Rate). Default: none.
 	Rate *semaphore.Rate
+	// Locks makes the semaphore hold several locks (semaphore.Props.Locks) in place of
+	// LockName, each with Limit slots unless it names its own. Default: none.
+	Locks []semaphore.LockSpec
 }
 
 // DefaultWaitStrategy is the demo's wait strategy: the construct's default.

@@ -1,0 +1,203 @@
+package test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+	"github.com/turnstile-sfn/turnstile/emulator"
+	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
+	"github.com/turnstile-sfn/turnstile/emulator/stack"
+	"github.com/turnstile-sfn/turnstile/emulator/template"
+	"github.com/turnstile-sfn/turnstile/internal/simulate"
+	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
+	"github.com/turnstile-sfn/turnstile/lock"
+)
+
+// multiLocks are the three lock paths of the several-locks demo: each execution names a lock at
+// each of them, picked at random from multiLockNames (a lock named twice is taken once), so it
+// takes one, two or three locks, named in any order.
+var (
+	multiLocks     = []semaphore.LockSpec{{LockNamePath: "$.first"}, {LockNamePath: "$.second"}, {LockNamePath: "$.third"}}
+	multiLockNames = []string{"db", "region", "queue"}
+)
+
+// multiInput is the input of an execution of the several-locks demo.
+type multiInput struct {
+	First  string `json:"first"`
+	Second string `json:"second"`
+	Third  string `json:"third"`
+}
+
+// locks are the distinct locks the input names.
+func (in multiInput) locks() []string {
+	names := []string{in.First, in.Second, in.Third}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// workMeter counts, per lock, the work invocations running at once: the work runs while its
+// execution holds every lock its input names.
+type workMeter struct {
+	limit      int
+	mu         sync.Mutex
+	running    map[string]int
+	max        map[string]int
+	violations []string
+}
+
+func newWorkMeter(limit int) *workMeter {
+	return &workMeter{limit: limit, running: map[string]int{}, max: map[string]int{}}
+}
+
+// wrap counts the invocations of h by the locks their payload names.
+func (m *workMeter) wrap(h lambdafn.Handler) lambdafn.Handler {
+	return func(ctx context.Context, payload []byte) ([]byte, error) {
+		var in multiInput
+		if err := json.Unmarshal(payload, &in); err != nil {
+			return nil, err
+		}
+		locks := in.locks()
+		m.mu.Lock()
+		for _, l := range locks {
+			m.running[l]++
+			m.max[l] = max(m.max[l], m.running[l])
+			if m.running[l] > m.limit {
+				m.violations = append(m.violations, fmt.Sprintf("%s: %d works at once (limit %d)", l, m.running[l], m.limit))
+			}
+		}
+		m.mu.Unlock()
+		defer func() {
+			m.mu.Lock()
+			for _, l := range locks {
+				m.running[l]--
+			}
+			m.mu.Unlock()
+		}()
+		return h(ctx, payload)
+	}
+}
+
+// startMultiStack synthesizes the demo with several locks (Limit slots each) and starts it; the
+// dowork handler skips the slot check (it knows a single lock only) and reports to meter.
+func startMultiStack(t *testing.T, cfg demo.Config, meter *workMeter, held bool) *stack.Stack {
+	t.Helper()
+	dir := t.TempDir()
+	if err := simulate.Synthesize(dir, cfg); err != nil {
+		t.Fatalf("synthesize: %v", err)
+	}
+	handlers := simulate.Handlers()
+	handlers[demo.DoWorkPackage] = func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
+		lookup := func(name string) (string, bool) { v, ok := fn.Environment[name]; return v, ok }
+		h, err := work.NewFromEnv(lookup, work.WithSleeper(env.Clock), work.WithRand(env.Rand))
+		if err != nil {
+			return nil, err
+		}
+		return meter.wrap(lambdafn.FromLambdaHandler(h.Handle)), nil
+	}
+	st, err := stack.Start(context.Background(), dir, stack.Options{Seed: 5, Handlers: handlers, Held: held})
+	if err != nil {
+		t.Fatalf("start the stack: %v", err)
+	}
+	t.Cleanup(func() { closeHeld(st, "") })
+	return st
+}
+
+// semaphoreArn is the demo semaphore's state machine.
+func semaphoreArn(st *stack.Stack) string {
+	for _, sm := range st.Template.StateMachines {
+		if strings.HasPrefix(sm.LogicalID, demo.SemaphoreID+"StateMachine") {
+			return sm.ARN
+		}
+	}
+	return ""
+}
+
+// lockClient reads the stack's lock table.
+func lockClient(t *testing.T, st *stack.Stack) *lock.Client {
+	t.Helper()
+	ddb, err := st.DynamoDBClient(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table string
+	for _, tb := range st.Template.Tables {
+		table = tb.Name
+	}
+	locks, err := lock.New(table, ddb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return locks
+}
+
+// TestSeveralLocksRandomCombinations: 200 executions, each holding one to three of three locks
+// (limit 2 each) named in random order, 10 % of the works failing. Every execution ends (none
+// with Turnstile.AcquireTimeout: no deadlock), no lock ever runs more than 2 works at once,
+// and every lock ends with no holder and no waiter. Run with -v for the figures.
+func TestSeveralLocksRandomCombinations(t *testing.T) {
+	const executions, limit = 200, 2
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy, cfg.Locks = limit, 5*time.Second, 0.1, semaphore.WaitCallback, multiLocks
+	meter := newWorkMeter(limit)
+	st := startMultiStack(t, cfg, meter, false)
+	ctx := context.Background()
+	arn := semaphoreArn(st)
+	start := st.Clock().Now()
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	pick := func() string { return multiLockNames[rng.IntN(len(multiLockNames))] }
+	sizes := map[int]int{}
+	var arns []string
+	for range executions {
+		in := multiInput{First: pick(), Second: pick(), Third: pick()}
+		sizes[len(in.locks())]++
+		input, _ := json.Marshal(in)
+		started, err := st.Emulator.StartExecution(ctx, arn, "", string(input))
+		if err != nil {
+			t.Fatalf("StartExecution: %v", err)
+		}
+		arns = append(arns, started.ExecutionArn)
+	}
+	statuses := map[string]int{}
+	for _, a := range arns {
+		done, err := st.Emulator.Wait(ctx, a)
+		if err != nil {
+			t.Fatalf("wait for %s: %v", a, err)
+		}
+		key := string(done.Status)
+		if done.Status != emulator.StatusSucceeded {
+			key += " " + deref(done.Error)
+			if deref(done.Error) != work.ErrorNameWorkFailed {
+				t.Errorf("%s: %s %s: %s", a, done.Status, deref(done.Error), deref(done.Cause))
+			}
+		}
+		statuses[key]++
+	}
+
+	locks := lockClient(t, st)
+	leaked := 0
+	for _, name := range multiLockNames {
+		state, err := locks.Read(ctx, name)
+		if err != nil {
+			t.Fatalf("read %s: %v", name, err)
+		}
+		if state.Count != 0 || len(state.Holders) != 0 || len(state.Waiters) != 0 {
+			leaked += state.Count + len(state.Waiters)
+			t.Errorf("lock %s leaked: count %d, holders %v, waiters %v", name, state.Count, state.Holders, state.Waiters)
+		}
+	}
+	for _, v := range meter.violations {
+		t.Error(v)
+	}
+	t.Logf("several locks: %d executions (by number of locks: %v), outcomes %v, most works at once per lock %v (limit %d), over the limit %d times, leaked %d, virtual makespan %s",
+		executions, sizes, statuses, meter.max, limit, len(meter.violations), leaked, st.Clock().Now().Sub(start).Truncate(time.Second))
+}
