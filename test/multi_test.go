@@ -201,3 +201,68 @@ func TestSeveralLocksRandomCombinations(t *testing.T) {
 	t.Logf("several locks: %d executions (by number of locks: %v), outcomes %v, most works at once per lock %v (limit %d), over the limit %d times, leaked %d, virtual makespan %s",
 		executions, sizes, statuses, meter.max, limit, len(meter.violations), leaked, st.Clock().Now().Sub(start).Truncate(time.Second))
 }
+
+// TestSeveralLocksCleanupFreesEveryHeldLock: limit 1; H holds region; X names region, queue and
+// db, takes db and queue (in name order) and waits for region. X is aborted: its cleanup frees
+// db and queue. H is aborted: region comes back free, with nobody left waiting (X's place in
+// the queue is skipped as dead). Every read keeps counter == holders <= 1 on every lock.
+func TestSeveralLocksCleanupFreesEveryHeldLock(t *testing.T) {
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy, cfg.Locks = 1, 20*time.Minute, 0, semaphore.WaitCallback, multiLocks
+	st := startMultiStack(t, cfg, newWorkMeter(1), true)
+	locks := lockClient(t, st)
+	arn := semaphoreArn(st)
+	start := func(in multiInput) string {
+		input, _ := json.Marshal(in)
+		started, err := st.Emulator.StartExecution(context.Background(), arn, "", string(input))
+		if err != nil {
+			t.Fatalf("StartExecution: %v", err)
+		}
+		return started.ExecutionArn
+	}
+	read := func() map[string]lock.State {
+		states := map[string]lock.State{}
+		for _, name := range multiLockNames {
+			s, err := locks.Read(context.Background(), name)
+			if err != nil {
+				t.Fatalf("read %s: %v", name, err)
+			}
+			if s.Count != len(s.Holders) || s.Count > 1 {
+				t.Fatalf("invariant broken on %s: count %d, holders %v (limit 1)", name, s.Count, s.Holders)
+			}
+			states[name] = s
+		}
+		return states
+	}
+	holds := func(s lock.State, arn string) bool { return len(s.Holders) == 1 && s.Holders[0].Execution == arn }
+	waits := func(s lock.State, arn string) bool {
+		return slices.ContainsFunc(s.Waiters, func(w lock.Waiter) bool { return w.Execution == arn })
+	}
+	until := func(what string, done func(map[string]lock.State) bool) {
+		waitVirtual(t, st, what, func() (bool, string) {
+			s := read()
+			return done(s), fmt.Sprintf("locks: %+v", s)
+		})
+	}
+
+	h := start(multiInput{First: "region", Second: "region", Third: "region"})
+	until("H to hold region", func(s map[string]lock.State) bool { return holds(s["region"], h) })
+	x := start(multiInput{First: "region", Second: "queue", Third: "db"})
+	until("X to hold db and queue and wait for region", func(s map[string]lock.State) bool {
+		return holds(s["db"], x) && holds(s["queue"], x) && waits(s["region"], x)
+	})
+
+	stop(t, st, x)
+	until("the cleanup to free X's db and queue", func(s map[string]lock.State) bool {
+		return s["db"].Count == 0 && s["queue"].Count == 0 && holds(s["region"], h)
+	})
+	stop(t, st, h)
+	until("every lock to be free with nobody waiting", func(s map[string]lock.State) bool {
+		for _, l := range s {
+			if l.Count != 0 || len(l.Waiters) != 0 {
+				return false
+			}
+		}
+		return true
+	})
+}
