@@ -1,0 +1,149 @@
+package machines_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/emulator"
+)
+
+// severalLocks are the locks of the several-locks golden cases: a fixed one and two read from
+// the input, one with its own limit.
+func severalLocks() []machines.LockSpec {
+	return []machines.LockSpec{{LockName: "database"}, {LockNamePath: "$.region"}, {LockNamePath: "$.jobs[0].queue", Limit: 3}}
+}
+
+// TestSeveralLocksRejectsInvalidOptions checks the named errors of bad Locks.
+func TestSeveralLocksRejectsInvalidOptions(t *testing.T) {
+	work := machines.LambdaWork("arn:aws:lambda:us-east-1:123456789012:function:work")
+	valid := func(edit func(o *machines.SemaphoreOptions)) machines.SemaphoreOptions {
+		o := machines.SemaphoreOptions{Locks: severalLocks(), Limit: 2, Work: work, WaitStrategy: machines.WaitCallback}
+		edit(&o)
+		return o
+	}
+	tests := []struct {
+		name      string
+		opts      machines.SemaphoreOptions
+		wantErr   error
+		wantField string
+		wantInMsg string
+	}{
+		{"Poll", valid(func(o *machines.SemaphoreOptions) { o.WaitStrategy = machines.WaitPoll }), machines.ErrWaitStrategy, "WaitStrategy", `must be "Callback" with Locks`},
+		{"with LockName", valid(func(o *machines.SemaphoreOptions) { o.LockName = "x" }), machines.ErrLockName, "Locks", "mutually exclusive"},
+		{"with Rate", valid(func(o *machines.SemaphoreOptions) { o.Rate = &machines.RateOptions{PerSecond: 1} }), machines.ErrRate, "Rate", "not supported with Locks"},
+		{"spec without a name", valid(func(o *machines.SemaphoreOptions) { o.Locks[1].LockNamePath = "" }), machines.ErrLockName, "Locks[1].LockName", "got neither"},
+		{"spec with both names", valid(func(o *machines.SemaphoreOptions) { o.Locks[0].LockNamePath = "$.a" }), machines.ErrLockName, "Locks[0].LockName", "got both"},
+		{"fixed name twice", valid(func(o *machines.SemaphoreOptions) { o.Locks[1] = machines.LockSpec{LockName: "database"} }), machines.ErrLockName, "Locks[1].LockName", "named twice"},
+		{"path with a wildcard", valid(func(o *machines.SemaphoreOptions) { o.Locks[1].LockNamePath = "$.regions[*]" }), machines.ErrLockNamePath, "Locks[1].LockNamePath", `"$.regions[*]"`},
+		{"path with a quoted field", valid(func(o *machines.SemaphoreOptions) { o.Locks[1].LockNamePath = "$.a['b']" }), machines.ErrLockNamePath, "Locks[1].LockNamePath", "plain field names"},
+		{"no limit", valid(func(o *machines.SemaphoreOptions) { o.Limit = 0 }), machines.ErrLimit, "Locks[0].Limit", "must be > 0"},
+		{"limit too high", valid(func(o *machines.SemaphoreOptions) { o.Locks[2].Limit = machines.MaxLimit + 1 }), machines.ErrLimit, "Locks[2].Limit", "MaxLimit"},
+		{"acquire timeouts beyond the timeout", valid(func(o *machines.SemaphoreOptions) { o.AcquireTimeout, o.Timeout = 20*time.Minute, time.Hour }), machines.ErrTiming, "AcquireTimeout", "times the 3 locks"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := machines.Semaphore(tc.opts)
+			var oe *machines.OptionError
+			if !errors.As(err, &oe) {
+				t.Fatalf("got %v, want an *OptionError", err)
+			}
+			if !errors.Is(err, tc.wantErr) || oe.Field != tc.wantField || !strings.Contains(err.Error(), tc.wantInMsg) {
+				t.Errorf("got %q (field %q), want field %q, %v, and %q in the message", err, oe.Field, tc.wantField, tc.wantErr, tc.wantInMsg)
+			}
+		})
+	}
+	if _, err := machines.Cleanup(machines.CleanupOptions{Locks: severalLocks(), Limit: 2}); !errors.Is(err, machines.ErrWaitStrategy) {
+		t.Errorf("Cleanup with Locks and no hand-off function: got %v, want ErrWaitStrategy", err)
+	}
+}
+
+// TestSeveralLocksAreSortedAndNamedOnce runs the Prepare Locks states of the semaphore and of
+// its cleanup in the emulator: the locks come out sorted by name, a lock named twice once with
+// its smaller limit, and (cleanup) names that are missing or not strings left out.
+func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
+	specs := []machines.LockSpec{{LockName: "m%}"}, {LockNamePath: "$.region"}, {LockNamePath: "$.jobs[0].queue", Limit: 3}}
+	sem, err := machines.Semaphore(machines.SemaphoreOptions{Locks: specs, Limit: 2, WaitStrategy: machines.WaitCallback, Work: machines.LambdaWork("arn:work")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanup, err := machines.Cleanup(machines.CleanupOptions{Locks: specs, Limit: 2, HandOffFunctionArn: "arn:handoff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	em := emulator.New(emulator.Options{Clock: emulator.NewScaledClock(time.Time{}, 0)})
+	defer em.Close()
+	only := func(m *asl.StateMachine, first string) string {
+		var states asl.States
+		for _, name := range []string{first, machines.StatePrepareLocks} {
+			if name == "" {
+				continue
+			}
+			s := m.States.Get(name)
+			if p, ok := s.(*asl.Pass); ok && name == machines.StatePrepareLocks {
+				clone := *p
+				clone.Transition = asl.End()
+				s = &clone
+			}
+			states = append(states, asl.NamedState{Name: name, State: s})
+		}
+		rendered, err := (&asl.StateMachine{StartAt: states[0].Name, States: states}).Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		arn, err := em.CreateStateMachine(strings.ReplaceAll(first+"x", " ", ""), string(rendered), emulator.StateMachineOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return arn
+	}
+	semArn := only(sem, "")
+	cleanupArn := only(cleanup, machines.StateReadLocks)
+	run := func(arn, input string) string {
+		started, err := em.StartExecution(context.Background(), arn, "", input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done, err := em.Wait(context.Background(), started.ExecutionArn)
+		if err != nil || done.Output == nil {
+			t.Fatalf("%s: %v %+v", input, err, done)
+		}
+		var out struct {
+			Locks json.RawMessage `json:"locks"`
+		}
+		if err := json.Unmarshal([]byte(*done.Output), &out); err != nil {
+			t.Fatal(err)
+		}
+		return string(out.Locks)
+	}
+	event := func(input string) string {
+		b, _ := json.Marshal(map[string]any{"execution": map[string]any{"executionArn": "arn:x", "input": input}})
+		return string(b)
+	}
+	tests := []struct{ name, arn, input, want string }{
+		{"three locks", semArn, `{"region":"eu","jobs":[{"queue":"a"}]}`,
+			`[{"limit":3,"lockName":"a"},{"limit":2,"lockName":"eu"},{"limit":2,"lockName":"m%}"}]`},
+		{"a lock named twice", semArn, `{"region":"q","jobs":[{"queue":"q"}]}`,
+			`[{"limit":2,"lockName":"m%}"},{"limit":2,"lockName":"q"}]`},
+		{"one lock named thrice", semArn, `{"region":"m%}","jobs":[{"queue":"m%}"}]}`,
+			`[{"limit":2,"lockName":"m%}"}]`},
+		{"cleanup", cleanupArn, event(`{"region":"eu","jobs":[{"queue":"a"}]}`),
+			`[{"limit":3,"lockName":"a"},{"limit":2,"lockName":"eu"},{"limit":2,"lockName":"m%}"}]`},
+		{"cleanup of an input without names", cleanupArn, event(`{"region":7}`),
+			`[{"limit":2,"lockName":"m%}"}]`},
+		{"cleanup of an input that is not an object", cleanupArn, event(`"text"`),
+			`[{"limit":2,"lockName":"m%}"}]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := run(tc.arn, tc.input); got != tc.want {
+				t.Errorf("locks of %s:\n got %s\nwant %s", tc.input, got, tc.want)
+			}
+		})
+	}
+}
