@@ -57,6 +57,13 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 		{"wait bounds crossed", valid(func(p *semaphore.Props) {
 			p.WaitMin, p.WaitMax = awscdk.Duration_Seconds(jsii.Number(8)), awscdk.Duration_Seconds(jsii.Number(2))
 		}), "semaphore: Props.WaitMax must be greater than WaitMin (8s), got 2s"},
+		{"several locks under Poll", valid(func(p *semaphore.Props) {
+			p.LockName, p.WaitStrategy = "", semaphore.WaitPoll
+			p.Locks = []semaphore.LockSpec{{LockName: "db"}, {LockNamePath: "$.region"}}
+		}), `semaphore: Props.WaitStrategy must be "Callback" with Locks (several locks wait in their queues only), got "Poll"`},
+		{"several locks with a bad path", valid(func(p *semaphore.Props) {
+			p.LockName, p.Locks = "", []semaphore.LockSpec{{LockName: "db"}, {LockNamePath: "$.regions[*]"}}
+		}), `semaphore: Props.Locks[1].LockNamePath must be a "$." reference path such as "$.environment", got "$.regions[*]"`},
 		{"rate without a rate", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{Burst: 5} }),
 			"semaphore: Props.Rate.PerSecond must be from one a day (1/86400) to 1000 permits a second, got 0"},
 		{"rate with an unknown mode", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{PerSecond: 2, Mode: "Drop"} }),
