@@ -19,6 +19,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
+	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
 	"github.com/turnstile-sfn/turnstile/lock"
 )
 
@@ -152,6 +153,7 @@ func TestSeveralLocksRandomCombinations(t *testing.T) {
 	ctx := context.Background()
 	arn := semaphoreArn(st)
 	start := st.Clock().Now()
+	var end time.Time
 
 	rng := rand.New(rand.NewPCG(1, 2))
 	pick := func() string { return multiLockNames[rng.IntN(len(multiLockNames))] }
@@ -168,10 +170,14 @@ func TestSeveralLocksRandomCombinations(t *testing.T) {
 		arns = append(arns, started.ExecutionArn)
 	}
 	statuses := map[string]int{}
+	transitions := 0
 	for _, a := range arns {
 		done, err := st.Emulator.Wait(ctx, a)
 		if err != nil {
 			t.Fatalf("wait for %s: %v", a, err)
+		}
+		if done.StopDate != nil && done.StopDate.After(end) {
+			end = *done.StopDate
 		}
 		key := string(done.Status)
 		if done.Status != emulator.StatusSucceeded {
@@ -181,7 +187,13 @@ func TestSeveralLocksRandomCombinations(t *testing.T) {
 			}
 		}
 		statuses[key]++
+		events, err := runner.History(ctx, st.StepFunctionsClient(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		transitions += runner.Transitions(events)
 	}
+	perExecution := st.DynamoDBStats().Capacity().PerExecution(executions)
 
 	locks := lockClient(t, st)
 	leaked := 0
@@ -198,8 +210,9 @@ func TestSeveralLocksRandomCombinations(t *testing.T) {
 	for _, v := range meter.violations {
 		t.Error(v)
 	}
-	t.Logf("several locks: %d executions (by number of locks: %v), outcomes %v, most works at once per lock %v (limit %d), over the limit %d times, leaked %d, virtual makespan %s",
-		executions, sizes, statuses, meter.max, limit, len(meter.violations), leaked, st.Clock().Now().Sub(start).Truncate(time.Second))
+	t.Logf("several locks: %d executions (by number of locks: %v), outcomes %v, most works at once per lock %v (limit %d), over the limit %d times, leaked %d, virtual makespan %s; per execution: %.1f write units, %.1f read units, %.1f state transitions of the semaphore",
+		executions, sizes, statuses, meter.max, limit, len(meter.violations), leaked, end.Sub(start).Truncate(time.Second),
+		perExecution.WriteUnitsPerExecution, perExecution.ReadUnitsPerExecution, float64(transitions)/executions)
 }
 
 // TestSeveralLocksCleanupFreesEveryHeldLock: limit 1; H holds region; X names region, queue and
