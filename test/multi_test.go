@@ -14,6 +14,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 	"github.com/turnstile-sfn/turnstile/emulator"
+	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
@@ -89,7 +90,7 @@ func (m *workMeter) wrap(h lambdafn.Handler) lambdafn.Handler {
 
 // startMultiStack synthesizes the demo with several locks (Limit slots each) and starts it; the
 // dowork handler skips the slot check (it knows a single lock only) and reports to meter.
-func startMultiStack(t *testing.T, cfg demo.Config, meter *workMeter, held bool) *stack.Stack {
+func startMultiStack(t *testing.T, cfg demo.Config, meter *workMeter, opts stack.Options) *stack.Stack {
 	t.Helper()
 	dir := t.TempDir()
 	if err := simulate.Synthesize(dir, cfg); err != nil {
@@ -104,7 +105,8 @@ func startMultiStack(t *testing.T, cfg demo.Config, meter *workMeter, held bool)
 		}
 		return meter.wrap(lambdafn.FromLambdaHandler(h.Handle)), nil
 	}
-	st, err := stack.Start(context.Background(), dir, stack.Options{Seed: 5, Handlers: handlers, Held: held})
+	opts.Seed, opts.Handlers = 5, handlers
+	st, err := stack.Start(context.Background(), dir, opts)
 	if err != nil {
 		t.Fatalf("start the stack: %v", err)
 	}
@@ -149,7 +151,7 @@ func TestSeveralLocksRandomCombinations(t *testing.T) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy, cfg.Locks = limit, 5*time.Second, 0.1, semaphore.WaitCallback, multiLocks
 	meter := newWorkMeter(limit)
-	st := startMultiStack(t, cfg, meter, false)
+	st := startMultiStack(t, cfg, meter, stack.Options{})
 	ctx := context.Background()
 	arn := semaphoreArn(st)
 	start := st.Clock().Now()
@@ -216,13 +218,32 @@ func TestSeveralLocksRandomCombinations(t *testing.T) {
 }
 
 // TestSeveralLocksCleanupFreesEveryHeldLock: limit 1; H holds region; X names region, queue and
-// db, takes db and queue (in name order) and waits for region. X is aborted: its cleanup frees
-// db and queue. H is aborted: region comes back free, with nobody left waiting (X's place in
-// the queue is skipped as dead). Every read keeps counter == holders <= 1 on every lock.
+// db, takes db and queue (in name order) and waits for region. X is aborted: its cleanup (or,
+// with every event lost, the reconciler) frees db and queue. H is aborted: region comes back
+// free, with nobody left waiting (X's place in the queue is skipped as dead). Every read keeps
+// counter == holders <= 1 on every lock.
 func TestSeveralLocksCleanupFreesEveryHeldLock(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// lost drops every status-change event, so that only the reconciler frees slots.
+		lost bool
+	}{{"cleanup", false}, {"reconciler", true}} {
+		t.Run(tc.name, func(t *testing.T) { abortHolderOfTwoOfThree(t, tc.lost) })
+	}
+}
+
+// abortHolderOfTwoOfThree is TestSeveralLocksCleanupFreesEveryHeldLock, with every status-change
+// event lost when lost.
+func abortHolderOfTwoOfThree(t *testing.T, lost bool) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy, cfg.Locks = 1, 20*time.Minute, 0, semaphore.WaitCallback, multiLocks
-	st := startMultiStack(t, cfg, newWorkMeter(1), true)
+	policy := eventbus.DeliveryPolicyFunc(func(d eventbus.Delivery) []time.Duration {
+		if lost && d.Event.DetailType != eventbus.DetailTypeScheduled {
+			return nil
+		}
+		return []time.Duration{0}
+	})
+	st := startMultiStack(t, cfg, newWorkMeter(1), stack.Options{Held: true, EventPolicy: policy})
 	locks := lockClient(t, st)
 	arn := semaphoreArn(st)
 	start := func(in multiInput) string {
@@ -266,7 +287,7 @@ func TestSeveralLocksCleanupFreesEveryHeldLock(t *testing.T) {
 	})
 
 	stop(t, st, x)
-	until("the cleanup to free X's db and queue", func(s map[string]lock.State) bool {
+	until("X's db and queue to be freed", func(s map[string]lock.State) bool {
 		return s["db"].Count == 0 && s["queue"].Count == 0 && holds(s["region"], h)
 	})
 	stop(t, st, h)
