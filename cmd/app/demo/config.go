@@ -95,7 +95,9 @@ type Config struct {
 	// Rate limits how often executions enter the work (semaphore.Props.Rate). Default: none.
 	Rate *semaphore.Rate
 	// Locks makes the semaphore hold several locks (semaphore.Props.Locks) in place of
-	// LockName, each with Limit slots unless it names its own. Default: none.
+	// LockName, each with Limit slots unless it names its own. The deployed dowork function
+	// checks its slot with slot.Verify, which knows a single lock: run such a stack with a
+	// handler without the check, as the tests do. Default: none.
 	Locks []semaphore.LockSpec
 }
 
