@@ -63,6 +63,8 @@ func (o SemaphoreOptions) checkLocks() *OptionError {
 		return &OptionError{Field: "WaitStrategy", Value: strconv.Quote(string(o.WaitStrategy)), Problem: `must be "Callback" with Locks (several locks wait in their queues only)`, Kind: ErrWaitStrategy}
 	case o.Rate != nil:
 		return &OptionError{Field: "Rate", Value: "set", Problem: "is not supported with Locks; remove it, or use a single lock", Kind: ErrRate}
+	case o.TotalLimit != 0:
+		return &OptionError{Field: "TotalLimit", Value: o.TotalLimit, Problem: "is not supported with Locks; name the total lock among Locks instead", Kind: ErrLimit}
 	}
 	fixed := map[string]bool{}
 	for i, l := range o.Locks {
@@ -133,16 +135,23 @@ func jsonataString(s string) string {
 // The execution's data, from Prepare Locks on, is {"locks": [{"lockName", "limit"}, …]}, the
 // locks sorted by name (a lock named twice is taken once, with the smaller limit), plus "work"
 // or "workError" and "lockTableError" along the way.
-func multiSemaphore(o SemaphoreOptions) (*asl.StateMachine, error) {
+//
+// last, when set, is a lock taken after all the others, whatever its name: the total lock of
+// TotalLimit, which an execution takes only once it holds its key's slot.
+func multiSemaphore(o SemaphoreOptions, last *LockSpec) (*asl.StateMachine, error) {
 	b := builder{o}
 	var states asl.States
 	start := StatePrepareLocks
 	if paths := o.lockNamePaths(); len(paths) > 0 {
 		start = StateCheckLockNames
-		states = append(states, checkLockNames(paths, StatePrepareLocks)...)
+		var reserved []string
+		if last != nil {
+			reserved = append(reserved, last.LockName)
+		}
+		states = append(states, checkLockNames(paths, reserved, StatePrepareLocks)...)
 	}
 	states = append(states,
-		asl.NamedState{Name: StatePrepareLocks, State: b.prepareLocks()},
+		asl.NamedState{Name: StatePrepareLocks, State: b.prepareLocks(last)},
 		asl.NamedState{Name: StateAcquireLocks, State: b.acquireLocks()},
 		asl.NamedState{Name: StateRunWork, State: b.runWork()},
 		asl.NamedState{Name: StateReleaseLocks, State: b.releaseLocks(StateReleaseSlot, StateDone, false)},
@@ -159,7 +168,7 @@ func multiSemaphore(o SemaphoreOptions) (*asl.StateMachine, error) {
 	runWork.Transition = asl.Next(StateReleaseLocks)
 	runWork.Catch[0].Next = StateReleaseLocksAfterFailure
 	m := &asl.StateMachine{
-		Comment:        b.multiComment(),
+		Comment:        b.multiComment(last),
 		StartAt:        start,
 		TimeoutSeconds: asl.Int(seconds(o.Timeout)),
 		States:         states,
@@ -181,7 +190,7 @@ func (o SemaphoreOptions) lockNamePaths() []string {
 	return paths
 }
 
-func (b builder) multiComment() string {
+func (b builder) multiComment(last *LockSpec) string {
 	names := make([]string, len(b.o.Locks))
 	for i, l := range b.o.Locks {
 		names[i] = strconv.Quote(l.LockName)
@@ -190,13 +199,18 @@ func (b builder) multiComment() string {
 		}
 		names[i] += fmt.Sprintf(" (%d slots)", l.Limit)
 	}
+	if last != nil {
+		return fmt.Sprintf("Turnstile semaphore: take a slot of the lock %s, then one of the %d slots in all of the lock %q, run the work, give the slots back.",
+			names[0], last.Limit, last.LockName)
+	}
 	return "Turnstile semaphore: take a slot of each lock, " + strings.Join(names, ", ") + ", in the order of their names, run the work, give the slots back."
 }
 
 // checkLockNames returns the Choice that rejects inputs without a usable lock name at one of
-// paths, and its Fail state. Each path's rules are tested only if the ones before did not
-// match, so IsString and StringEquals never see a missing value.
-func checkLockNames(paths []string, next string) asl.States {
+// paths, or with one of the reserved names there, and its Fail state. Each path's rules are
+// tested only if the ones before did not match, so IsString and StringEquals never see a
+// missing value.
+func checkLockNames(paths, reserved []string, next string) asl.States {
 	var rules []*asl.ChoiceRule
 	for _, p := range paths {
 		for _, r := range []struct {
@@ -205,21 +219,26 @@ func checkLockNames(paths []string, next string) asl.States {
 		}{{"IsPresent", false}, {"IsString", false}, {"StringEquals", ""}} {
 			rules = append(rules, &asl.ChoiceRule{Variable: p, Operator: r.op, Value: r.value, Next: StateInvalidLockName})
 		}
+		for _, name := range reserved {
+			rules = append(rules, &asl.ChoiceRule{Variable: p, Operator: "StringEquals", Value: name, Next: StateInvalidLockName})
+		}
+	}
+	cause := "the execution input has no non-empty string at one of " + strings.Join(paths, ", ") + ", the lock names"
+	if len(reserved) > 0 {
+		cause = "the execution input has no non-empty string at " + strings.Join(paths, ", ") + ", the lock name, or names the total lock " + strconv.Quote(reserved[0]) + " there"
 	}
 	return asl.States{
 		{Name: StateCheckLockNames, State: &asl.Choice{Choices: rules, Default: next}},
-		{Name: StateInvalidLockName, State: &asl.Fail{
-			Error: ErrorInvalidLockName,
-			Cause: "the execution input has no non-empty string at one of " + strings.Join(paths, ", ") + ", the lock names",
-		}},
+		{Name: StateInvalidLockName, State: &asl.Fail{Error: ErrorInvalidLockName, Cause: cause}},
 	}
 }
 
 // locksExpression is the JSONata expression of the execution's locks, whose input is at input
 // ("$states.input" or below): every LockSpec's {"lockName", "limit"} whose name is a non-empty
 // string, sorted by name (then limit), each name once with its smallest limit. Its value is
-// always an array ($append keeps a single lock one, and no lock an empty one).
-func locksExpression(specs []LockSpec, input string) string {
+// always an array ($append keeps a single lock one, and no lock an empty one). last, when set,
+// comes after them, whatever its name.
+func locksExpression(specs []LockSpec, input string, last *LockSpec) string {
 	items := make([]string, len(specs))
 	for i, l := range specs {
 		name := jsonataString(l.LockName)
@@ -229,15 +248,19 @@ func locksExpression(specs []LockSpec, input string) string {
 		}
 		items[i] = fmt.Sprintf(`{"lockName": %s, "limit": %d}`, name, l.Limit)
 	}
+	tail := "[]"
+	if last != nil {
+		tail = fmt.Sprintf(`[{"lockName": %s, "limit": %d}]`, jsonataString(last.LockName), last.Limit)
+	}
 	return "{% ($all := $append([], $filter([" + strings.Join(items, ", ") + `], function($v) { $type($v.lockName) = "string" and $v.lockName != "" }));` +
 		" $sorted := $sort($all, function($l, $r) { $l.lockName > $r.lockName or ($l.lockName = $r.lockName and $l.limit > $r.limit) });" +
-		" $append([], $filter($sorted, function($v, $i) { $i = 0 or $v.lockName != $sorted[$i - 1].lockName }))) %}"
+		" $append($append([], $filter($sorted, function($v, $i) { $i = 0 or $v.lockName != $sorted[$i - 1].lockName })), " + tail + ")) %}"
 }
 
 // prepareLocks replaces the execution's data with its locks (locksExpression).
-func (b builder) prepareLocks() *asl.Pass {
+func (b builder) prepareLocks(last *LockSpec) *asl.Pass {
 	return &asl.Pass{
-		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: map[string]any{"locks": locksExpression(b.o.Locks, "$states.input")}},
+		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: map[string]any{"locks": locksExpression(b.o.Locks, "$states.input", last)}},
 		Transition: asl.Next(StateAcquireLocks),
 	}
 }
@@ -358,7 +381,7 @@ func multiCleanup(o CleanupOptions) (*asl.StateMachine, error) {
 		{Name: StatePrepareLocks, State: &asl.Pass{
 			Common: asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: map[string]any{
 				"executionArn": "{% $states.input.executionArn %}",
-				"locks":        locksExpression(o.Locks, "$states.input.input"),
+				"locks":        locksExpression(o.Locks, "$states.input.input", nil),
 			}},
 			Transition: asl.Next(StateReleaseHolders),
 		}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -58,6 +59,33 @@ func TestSeveralLocksRejectsInvalidOptions(t *testing.T) {
 			}
 		})
 	}
+	total := func(edit func(o *machines.SemaphoreOptions)) machines.SemaphoreOptions {
+		o := machines.SemaphoreOptions{LockNamePath: "$.tenant", Limit: 3, TotalLimit: 12, Work: work, WaitStrategy: machines.WaitCallback}
+		edit(&o)
+		return o
+	}
+	for _, tc := range []struct {
+		name      string
+		opts      machines.SemaphoreOptions
+		wantErr   error
+		wantField string
+		wantInMsg string
+	}{
+		{"total without a key path", total(func(o *machines.SemaphoreOptions) { o.LockNamePath, o.LockName = "", "x" }), machines.ErrLockName, "TotalLimit", "needs LockNamePath"},
+		{"total under Poll", total(func(o *machines.SemaphoreOptions) { o.WaitStrategy = machines.WaitPoll }), machines.ErrWaitStrategy, "WaitStrategy", "with TotalLimit"},
+		{"negative total", total(func(o *machines.SemaphoreOptions) { o.TotalLimit = -1 }), machines.ErrLimit, "TotalLimit", "must be 1 to MaxLimit"},
+		{"total lock name without a total", total(func(o *machines.SemaphoreOptions) { o.TotalLimit, o.TotalLockName = 0, "all" }), machines.ErrLimit, "TotalLimit", "with TotalLockName"},
+		{"blank total lock name", total(func(o *machines.SemaphoreOptions) { o.TotalLockName = " " }), machines.ErrLockName, "TotalLockName", "not only blanks"},
+		{"total with Locks", valid(func(o *machines.SemaphoreOptions) { o.TotalLimit = 5 }), machines.ErrLimit, "TotalLimit", "not supported with Locks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := machines.Semaphore(tc.opts)
+			var oe *machines.OptionError
+			if !errors.As(err, &oe) || !errors.Is(err, tc.wantErr) || oe.Field != tc.wantField || !strings.Contains(err.Error(), tc.wantInMsg) {
+				t.Errorf("got %v, want field %q, %v, and %q in the message", err, tc.wantField, tc.wantErr, tc.wantInMsg)
+			}
+		})
+	}
 	if _, err := machines.Cleanup(machines.CleanupOptions{Locks: severalLocks(), Limit: 2}); !errors.Is(err, machines.ErrWaitStrategy) {
 		t.Errorf("Cleanup with Locks and no hand-off function: got %v, want ErrWaitStrategy", err)
 	}
@@ -78,7 +106,9 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 	}
 	em := emulator.New(emulator.Options{Clock: emulator.NewScaledClock(time.Time{}, 0)})
 	defer em.Close()
+	created := 0
 	only := func(m *asl.StateMachine, first string) string {
+		created++
 		var states asl.States
 		for _, name := range []string{first, machines.StatePrepareLocks} {
 			if name == "" {
@@ -96,12 +126,22 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		arn, err := em.CreateStateMachine(strings.ReplaceAll(first+"x", " ", ""), string(rendered), emulator.StateMachineOptions{})
+		arn, err := em.CreateStateMachine(fmt.Sprintf("prepare-%d", created), string(rendered), emulator.StateMachineOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return arn
 	}
+	totalSem, err := machines.Semaphore(machines.SemaphoreOptions{LockNamePath: "$.tenant", Limit: 3, TotalLimit: 12, WaitStrategy: machines.WaitCallback, Work: machines.LambdaWork("arn:work")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	totalCleanup, err := machines.Cleanup(machines.CleanupOptions{LockNamePath: "$.tenant", Limit: 3, TotalLimit: 12, HandOffFunctionArn: "arn:handoff"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	totalArn := only(totalSem, "")
+	totalCleanupArn := only(totalCleanup, machines.StateReadLocks)
 	semArn := only(sem, "")
 	cleanupArn := only(cleanup, machines.StateReadLocks)
 	run := func(arn, input string) string {
@@ -136,6 +176,10 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 			`[{"limit":3,"lockName":"a"},{"limit":2,"lockName":"eu"},{"limit":2,"lockName":"m%}"}]`},
 		{"cleanup of an input without names", cleanupArn, event(`{"region":7}`),
 			`[{"limit":2,"lockName":"m%}"}]`},
+		{"the key, then the total lock", totalArn, `{"tenant":"~last"}`,
+			`[{"limit":3,"lockName":"~last"},{"limit":12,"lockName":"#total"}]`},
+		{"cleanup of the key and the total lock", totalCleanupArn, event(`{"tenant":"a"}`),
+			`[{"limit":12,"lockName":"#total"},{"limit":3,"lockName":"a"}]`},
 		{"cleanup of an input that is not an object", cleanupArn, event(`"text"`),
 			`[{"limit":2,"lockName":"m%}"}]`},
 	}

@@ -48,6 +48,18 @@ type SemaphoreOptions struct {
 	// and by the cleanup. It needs WaitStrategy WaitCallback and no Rate; the work gets no slot
 	// context (package slot). Default: none, a single lock.
 	Locks []LockSpec
+	// TotalLimit caps the executions that run the work at once across all the keys of
+	// LockNamePath, each key still limited to Limit: at most 3 per tenant and 12 in all. An
+	// execution takes its key's slot, then one of the total lock's (TotalLockName), waiting in
+	// each lock's FIFO queue; as each key has at most Limit executions in the total lock's
+	// queue, keys with waiters take turns there (a waiting key waits for at most Limit
+	// admissions of each other key). It needs WaitStrategy WaitCallback and no Rate; each of
+	// the two locks waits up to AcquireTimeout. Default: 0, no total cap.
+	TotalLimit int
+	// TotalLockName is the name of the lock that counts the executions of all keys
+	// (TotalLimit); an input naming it as its key fails with ErrorInvalidLockName. Default:
+	// DefaultTotalLockName.
+	TotalLockName string
 	// TableName is the lock table's name as written in the definition. Default:
 	// Placeholder(SubstitutionTableName), resolved by CloudFormation DefinitionSubstitutions.
 	TableName string
@@ -104,6 +116,9 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 		o.CallbackTimeout = min(DefaultCallbackTimeout, o.AcquireTimeout)
 	}
 	o.Rate = o.Rate.withDefaults()
+	if o.TotalLimit != 0 && o.TotalLockName == "" {
+		o.TotalLockName = DefaultTotalLockName
+	}
 	if len(o.Locks) > 0 {
 		o.Locks = slices.Clone(o.Locks)
 		for i := range o.Locks {
@@ -117,9 +132,9 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 
 // validate checks options that already have their defaults, returning the first problem.
 func (o SemaphoreOptions) validate() error {
-	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate}
+	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate, o.checkTotal}
 	if len(o.Locks) > 0 {
-		checks = []func() *OptionError{o.checkLocks, o.checkTiming, o.checkLocksTiming, o.checkWork}
+		checks = []func() *OptionError{o.checkLocks, o.checkTiming, o.checkLocksTiming, o.checkWork, o.checkTotal}
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {

@@ -24,7 +24,10 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 		return nil, err
 	}
 	if len(o.Locks) > 0 {
-		return multiSemaphore(o)
+		return multiSemaphore(o, nil)
+	}
+	if o.TotalLimit > 0 {
+		return totalSemaphore(o)
 	}
 	o.Work = withSlotContext(o.Work, o)
 	b := builder{o}
