@@ -69,7 +69,8 @@ func New(scope constructs.Construct, id *string, props *Props) Cleanup {
 		panic("cleanup: Props.StateMachine and Props.Table are required")
 	}
 	p := *props
-	opts := machines.CleanupOptions{LockName: p.LockName, LockNamePath: p.LockNamePath, Locks: p.Locks, Limit: p.Limit}
+	opts := machines.CleanupOptions{LockName: p.LockName, LockNamePath: p.LockNamePath, Locks: p.Locks, Limit: p.Limit,
+		TotalLimit: p.TotalLimit, TotalLockName: p.TotalLockName}
 	if p.HandOffFunction != nil {
 		opts.HandOffFunctionArn = machines.Placeholder(machines.SubstitutionHandOffFunctionArn)
 	}

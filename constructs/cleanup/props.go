@@ -44,6 +44,11 @@ type Props struct {
 	// execution, and the reconciler frees each dead holder of any lock. HandOffFunction is
 	// required with it. Default: none, a single lock.
 	Locks []machines.LockSpec
+	// TotalLimit and TotalLockName are the semaphore's (with LockNamePath): the cleanup frees
+	// the key's lock and the total lock, the redrive guard stops every redriven execution.
+	// HandOffFunction is required with them. Default: 0 and machines.DefaultTotalLockName.
+	TotalLimit    int
+	TotalLockName string
 	// Limit is the semaphore's limit, below which the redrive guard re-acquires. Required.
 	Limit int
 	// HandOffFunction is the semaphore's hand-off function when it waits with the Callback

@@ -163,6 +163,8 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 			LockName:          p.LockName,
 			LockNamePath:      p.LockNamePath,
 			Locks:             p.Locks,
+			TotalLimit:        p.TotalLimit,
+			TotalLockName:     p.TotalLockName,
 			Limit:             p.Limit,
 			HandOffFunction:   s.handOff,
 			ReconcileSchedule: p.ReconcileSchedule,

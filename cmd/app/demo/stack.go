@@ -86,12 +86,14 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 	}
 	fn := golambda.New(s, jsii.String(cfg.Prefix+DoWorkID), fnProps)
 	lockName := cfg.LockName
-	if len(cfg.Locks) > 0 {
+	if len(cfg.Locks) > 0 || cfg.LockNamePath != "" {
 		lockName = ""
 	}
 	sem := semaphore.New(s, jsii.String(cfg.Prefix+SemaphoreID), &semaphore.Props{
 		LockName:     lockName,
+		LockNamePath: cfg.LockNamePath,
 		Locks:        cfg.Locks,
+		TotalLimit:   cfg.TotalLimit,
 		Limit:        cfg.Limit,
 		WorkFunction: fn,
 		WaitStrategy: cfg.WaitStrategy,
