@@ -29,6 +29,10 @@ const (
 	capTotal       = 12
 	capLightLoad   = 10
 	capNoisyFactor = 10
+	// fairTurns is the most admissions of one tenant while another waits for the total cap:
+	// its turn in the round, and one more while the waiting tenant's next execution takes the
+	// tenant's turn (the gate's hand-off) and joins the total lock's queue.
+	fairTurns = 2
 )
 
 // admissionLog records the works as they start and end, by tenant.
@@ -97,9 +101,8 @@ func (l *admissionLog) done(key string) {
 // TestTotalCapWithFairness: 10 tenants with a limit of 3 each and 12 in all (TotalLimit), t0
 // with ten times the load of each other (100 executions, 10 for each other tenant), all started
 // at once. The total never exceeds 12, no tenant exceeds 3, nothing leaks, and while a tenant
-// waits for the total cap each other tenant is admitted at most 3 times (its limit): every
-// tenant with waiters is served at least once per round of at most 3 admissions of each
-// other. Run with -v for the figures.
+// waits for the total cap each other tenant is admitted at most fairTurns (2) times: the
+// tenants with waiters take turns. Run with -v for the figures.
 //
 // The same load under a total lock taken before the tenant's (Locks, "#total" sorting first)
 // is run beside it for comparison, its fairness only reported: there t0's executions queue for
@@ -211,8 +214,8 @@ func runTotalCap(t *testing.T, cfg demo.Config, fair bool) {
 	}
 	worst := 0
 	for key, n := range log.passed {
-		if fair && n > capPerKey {
-			t.Errorf("tenant %s was admitted %d times while another tenant waited for the total cap (its limit is %d)", key, n, capPerKey)
+		if fair && n > fairTurns {
+			t.Errorf("tenant %s was admitted %d times while another tenant waited for the total cap, want at most %d", key, n, fairTurns)
 		}
 		worst = max(worst, n)
 	}

@@ -72,13 +72,13 @@ func (o CleanupOptions) validate(withLimit bool) (CleanupOptions, error) {
 //     "not a holder" (released already, or never acquired) is success, so duplicated events
 //     are no-ops.
 func Cleanup(opts CleanupOptions) (*asl.StateMachine, error) {
-	opts = opts.withTotalLocks()
+	opts, total := opts.withTotalLocks()
 	if len(opts.Locks) > 0 {
 		o, err := opts.validateLocks()
 		if err != nil {
 			return nil, err
 		}
-		return multiCleanup(o)
+		return multiCleanup(o, total)
 	}
 	o, err := opts.validate(opts.HandOffFunctionArn != "") // the hand-off needs the limit
 	if err != nil {

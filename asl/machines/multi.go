@@ -136,23 +136,30 @@ func jsonataString(s string) string {
 // locks sorted by name (a lock named twice is taken once, with the smaller limit), plus "work"
 // or "workError" and "lockTableError" along the way.
 //
-// last, when set, is a lock taken after all the others, whatever its name: the total lock of
-// TotalLimit, which an execution takes only once it holds its key's slot.
-func multiSemaphore(o SemaphoreOptions, last *LockSpec) (*asl.StateMachine, error) {
+// total, when set, adds the key's gate and the total lock of a TotalLimit after the key's lock
+// (total.go): the gate is given back as soon as the total slot is taken.
+func multiSemaphore(o SemaphoreOptions, total *totalCap) (*asl.StateMachine, error) {
 	b := builder{o}
 	var states asl.States
 	start := StatePrepareLocks
 	if paths := o.lockNamePaths(); len(paths) > 0 {
 		start = StateCheckLockNames
-		var reserved []string
-		if last != nil {
-			reserved = append(reserved, last.LockName)
+		var reserved string
+		if total != nil {
+			reserved = total.name
 		}
 		states = append(states, checkLockNames(paths, reserved, StatePrepareLocks)...)
 	}
+	acquire := b.acquireLocks()
 	states = append(states,
-		asl.NamedState{Name: StatePrepareLocks, State: b.prepareLocks(last)},
-		asl.NamedState{Name: StateAcquireLocks, State: b.acquireLocks()},
+		asl.NamedState{Name: StatePrepareLocks, State: b.prepareLocks(total)},
+		asl.NamedState{Name: StateAcquireLocks, State: acquire},
+	)
+	if total != nil {
+		acquire.Transition = asl.Next(StateReleaseGate)
+		states = append(states, b.releaseGate(StateRunWork)...)
+	}
+	states = append(states,
 		asl.NamedState{Name: StateRunWork, State: b.runWork()},
 		asl.NamedState{Name: StateReleaseLocks, State: b.releaseLocks(StateReleaseSlot, StateDone, false)},
 		asl.NamedState{Name: StateDone, State: b.done()},
@@ -168,7 +175,7 @@ func multiSemaphore(o SemaphoreOptions, last *LockSpec) (*asl.StateMachine, erro
 	runWork.Transition = asl.Next(StateReleaseLocks)
 	runWork.Catch[0].Next = StateReleaseLocksAfterFailure
 	m := &asl.StateMachine{
-		Comment:        b.multiComment(last),
+		Comment:        b.multiComment(total),
 		StartAt:        start,
 		TimeoutSeconds: asl.Int(seconds(o.Timeout)),
 		States:         states,
@@ -190,7 +197,7 @@ func (o SemaphoreOptions) lockNamePaths() []string {
 	return paths
 }
 
-func (b builder) multiComment(last *LockSpec) string {
+func (b builder) multiComment(total *totalCap) string {
 	names := make([]string, len(b.o.Locks))
 	for i, l := range b.o.Locks {
 		names[i] = strconv.Quote(l.LockName)
@@ -199,18 +206,18 @@ func (b builder) multiComment(last *LockSpec) string {
 		}
 		names[i] += fmt.Sprintf(" (%d slots)", l.Limit)
 	}
-	if last != nil {
-		return fmt.Sprintf("Turnstile semaphore: take a slot of the lock %s, then one of the %d slots in all of the lock %q, run the work, give the slots back.",
-			names[0], last.Limit, last.LockName)
+	if total != nil {
+		return fmt.Sprintf("Turnstile semaphore: take a slot of the lock %s, then its key's turn, then one of the %d slots in all of the lock %q, run the work, give the slots back.",
+			names[0], total.limit, total.name)
 	}
 	return "Turnstile semaphore: take a slot of each lock, " + strings.Join(names, ", ") + ", in the order of their names, run the work, give the slots back."
 }
 
 // checkLockNames returns the Choice that rejects inputs without a usable lock name at one of
-// paths, or with one of the reserved names there, and its Fail state. Each path's rules are
-// tested only if the ones before did not match, so IsString and StringEquals never see a
-// missing value.
-func checkLockNames(paths, reserved []string, next string) asl.States {
+// paths, or, when reserved is set, with a name that begins with it there, and its Fail state.
+// Each path's rules are tested only if the ones before did not match, so IsString and
+// StringEquals never see a missing value.
+func checkLockNames(paths []string, reserved, next string) asl.States {
 	var rules []*asl.ChoiceRule
 	for _, p := range paths {
 		for _, r := range []struct {
@@ -219,13 +226,14 @@ func checkLockNames(paths, reserved []string, next string) asl.States {
 		}{{"IsPresent", false}, {"IsString", false}, {"StringEquals", ""}} {
 			rules = append(rules, &asl.ChoiceRule{Variable: p, Operator: r.op, Value: r.value, Next: StateInvalidLockName})
 		}
-		for _, name := range reserved {
-			rules = append(rules, &asl.ChoiceRule{Variable: p, Operator: "StringEquals", Value: name, Next: StateInvalidLockName})
+		if reserved != "" {
+			pattern := strings.NewReplacer(`\`, `\\`, `*`, `\*`).Replace(reserved) + "*"
+			rules = append(rules, &asl.ChoiceRule{Variable: p, Operator: "StringMatches", Value: pattern, Next: StateInvalidLockName})
 		}
 	}
 	cause := "the execution input has no non-empty string at one of " + strings.Join(paths, ", ") + ", the lock names"
-	if len(reserved) > 0 {
-		cause = "the execution input has no non-empty string at " + strings.Join(paths, ", ") + ", the lock name, or names the total lock " + strconv.Quote(reserved[0]) + " there"
+	if reserved != "" {
+		cause = "the execution input has no non-empty string at " + strings.Join(paths, ", ") + ", the lock name, or one that begins with " + strconv.Quote(reserved) + ", the total lock's"
 	}
 	return asl.States{
 		{Name: StateCheckLockNames, State: &asl.Choice{Choices: rules, Default: next}},
@@ -236,9 +244,9 @@ func checkLockNames(paths, reserved []string, next string) asl.States {
 // locksExpression is the JSONata expression of the execution's locks, whose input is at input
 // ("$states.input" or below): every LockSpec's {"lockName", "limit"} whose name is a non-empty
 // string, sorted by name (then limit), each name once with its smallest limit. Its value is
-// always an array ($append keeps a single lock one, and no lock an empty one). last, when set,
-// comes after them, whatever its name.
-func locksExpression(specs []LockSpec, input string, last *LockSpec) string {
+// always an array ($append keeps a single lock one, and no lock an empty one). The locks of
+// total, when set, come after them.
+func locksExpression(specs []LockSpec, input string, total *totalCap) string {
 	items := make([]string, len(specs))
 	for i, l := range specs {
 		name := jsonataString(l.LockName)
@@ -249,8 +257,8 @@ func locksExpression(specs []LockSpec, input string, last *LockSpec) string {
 		items[i] = fmt.Sprintf(`{"lockName": %s, "limit": %d}`, name, l.Limit)
 	}
 	tail := "[]"
-	if last != nil {
-		tail = fmt.Sprintf(`[{"lockName": %s, "limit": %d}]`, jsonataString(last.LockName), last.Limit)
+	if total != nil {
+		tail = total.locks(input)
 	}
 	return "{% ($all := $append([], $filter([" + strings.Join(items, ", ") + `], function($v) { $type($v.lockName) = "string" and $v.lockName != "" }));` +
 		" $sorted := $sort($all, function($l, $r) { $l.lockName > $r.lockName or ($l.lockName = $r.lockName and $l.limit > $r.limit) });" +
@@ -258,9 +266,9 @@ func locksExpression(specs []LockSpec, input string, last *LockSpec) string {
 }
 
 // prepareLocks replaces the execution's data with its locks (locksExpression).
-func (b builder) prepareLocks(last *LockSpec) *asl.Pass {
+func (b builder) prepareLocks(total *totalCap) *asl.Pass {
 	return &asl.Pass{
-		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: map[string]any{"locks": locksExpression(b.o.Locks, "$states.input", last)}},
+		Common:     asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: map[string]any{"locks": locksExpression(b.o.Locks, "$states.input", total)}},
 		Transition: asl.Next(StateAcquireLocks),
 	}
 }
@@ -345,7 +353,9 @@ const (
 // multiCleanup is Cleanup for options with Locks (validated): every lock the execution's input
 // names is released through the hand-off function, which leaves a lock the execution does not
 // hold alone; a dead execution holding some of its locks gets each of them freed.
-func multiCleanup(o CleanupOptions) (*asl.StateMachine, error) {
+//
+// total, when set, adds the key's gate and the total lock of a TotalLimit.
+func multiCleanup(o CleanupOptions, total *totalCap) (*asl.StateMachine, error) {
 	release := &asl.Task{
 		Transition: asl.End(),
 		Resource:   ResourceLambdaInvoke,
@@ -381,7 +391,7 @@ func multiCleanup(o CleanupOptions) (*asl.StateMachine, error) {
 		{Name: StatePrepareLocks, State: &asl.Pass{
 			Common: asl.Common{QueryLanguage: asl.QueryLanguageJSONata, Output: map[string]any{
 				"executionArn": "{% $states.input.executionArn %}",
-				"locks":        locksExpression(o.Locks, "$states.input.input", nil),
+				"locks":        locksExpression(o.Locks, "$states.input.input", total),
 			}},
 			Transition: asl.Next(StateReleaseHolders),
 		}},

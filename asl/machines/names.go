@@ -72,7 +72,7 @@ func StateNames() []string {
 		StateReraiseWorkError,
 		StateWorkFailed, StateWorkFailedWithoutCause, StateWorkFailedWithoutError, StateLockTableError,
 		StateCheckLockNames, StatePrepareLocks, StateAcquireLocks, StateLockTableErrorWhileAcquiring,
-		StateReleaseLocks, StateReleaseLocksAfterFailure,
+		StateReleaseLocks, StateReleaseLocksAfterFailure, StateReleaseGate, StateForgetGate,
 	}
 }
 

@@ -50,15 +50,16 @@ type SemaphoreOptions struct {
 	Locks []LockSpec
 	// TotalLimit caps the executions that run the work at once across all the keys of
 	// LockNamePath, each key still limited to Limit: at most 3 per tenant and 12 in all. An
-	// execution takes its key's slot, then one of the total lock's (TotalLockName), waiting in
-	// each lock's FIFO queue; as each key has at most Limit executions in the total lock's
-	// queue, keys with waiters take turns there (a waiting key waits for at most Limit
-	// admissions of each other key). It needs WaitStrategy WaitCallback and no Rate; each of
-	// the two locks waits up to AcquireTimeout. Default: 0, no total cap.
+	// execution takes its key's slot, then its key's turn (a gate of one slot), then one of the
+	// total lock's (TotalLockName), waiting in each lock's FIFO queue, and gives the turn back
+	// once it holds the total slot: each key has at most one execution in the total lock's
+	// queue, so keys with waiters take turns, round robin (totalCap). It needs WaitStrategy
+	// WaitCallback and no Rate; each of the three locks waits up to AcquireTimeout. Default: 0,
+	// no total cap.
 	TotalLimit int
 	// TotalLockName is the name of the lock that counts the executions of all keys
-	// (TotalLimit); an input naming it as its key fails with ErrorInvalidLockName. Default:
-	// DefaultTotalLockName.
+	// (TotalLimit), and the prefix of the keys' turns; an input whose key begins with it fails
+	// with ErrorInvalidLockName. Default: DefaultTotalLockName.
 	TotalLockName string
 	// TableName is the lock table's name as written in the definition. Default:
 	// Placeholder(SubstitutionTableName), resolved by CloudFormation DefinitionSubstitutions.

@@ -21,7 +21,7 @@ import (
 //     was never freed: nothing to do), and otherwise stops the execution with
 //     ErrorRedriveWithoutSlot and a cause that says why and what to do.
 func RedriveGuard(opts CleanupOptions) (*asl.StateMachine, error) {
-	opts = opts.withTotalLocks()
+	opts, _ = opts.withTotalLocks()
 	if len(opts.Locks) > 0 {
 		o, err := opts.validateLocks()
 		if err != nil {

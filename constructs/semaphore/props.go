@@ -120,17 +120,19 @@ type Props struct {
 	Locks []LockSpec
 	// TotalLimit caps the executions that run the work at once across all the keys of
 	// LockNamePath, each key still limited to Limit: "at most 3 per tenant and 12 in all". An
-	// execution takes its key's slot, then one of the TotalLimit slots of the lock
-	// TotalLockName, waiting in each lock's FIFO queue. Each key has at most Limit executions
-	// in that second queue, so keys with waiters take turns there and a noisy key cannot starve
-	// the others: a waiting key waits for at most Limit admissions of each other key. Each of
-	// the two locks waits up to AcquireTimeout (Timeout must exceed twice AcquireTimeout). It
+	// execution takes its key's slot, then its key's turn (a lock of one slot named
+	// TotalLockName + "#" + key), then one of the TotalLimit slots of the lock TotalLockName,
+	// waiting in each lock's FIFO queue, and gives its turn back as soon as it holds the total
+	// slot. Each key then has at most one execution queued for the total, so keys with waiters
+	// take turns, round robin, and a noisy key cannot starve the others. Each of the three
+	// locks waits up to AcquireTimeout (Timeout must exceed three times AcquireTimeout). It
 	// needs WaitStrategy WaitCallback and no Rate.
 	// Default: 0, no total cap.
 	TotalLimit int
 	// TotalLockName is the name of the lock that counts the executions of all keys
-	// (TotalLimit). Semaphores that share a Table and each have a TotalLimit need names of
-	// their own; an input naming it as its key fails with Turnstile.InvalidLockName.
+	// (TotalLimit), and the prefix of the keys' turns. Semaphores that share a Table and each
+	// have a TotalLimit need names of their own; an input whose key begins with it fails with
+	// Turnstile.InvalidLockName.
 	// Default: machines.DefaultTotalLockName ("#total").
 	TotalLockName string
 	// Limit is the number of executions that may run the work at once, 1 to MaxLimit (with
