@@ -91,9 +91,11 @@ func TestSeveralLocksRejectsInvalidOptions(t *testing.T) {
 	}
 }
 
-// TestSeveralLocksAreSortedAndNamedOnce runs the Prepare Locks states of the semaphore and of
-// its cleanup in the emulator: the locks come out sorted by name, a lock named twice once with
-// its smaller limit, and (cleanup) names that are missing or not strings left out.
+// TestSeveralLocksAreSortedAndNamedOnce runs the Prepare Locks states (and, for TotalLimit, Check
+// Lock Names) of the semaphore and of its cleanup in the emulator: the locks come out sorted by
+// name, a lock named twice once with its smaller limit, a TotalLimit's gate and total lock last,
+// a key that begins with the total lock's name rejected, and (cleanup) names that are missing or
+// not strings left out.
 func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 	specs := []machines.LockSpec{{LockName: "m%}"}, {LockNamePath: "$.region"}, {LockNamePath: "$.jobs[0].queue", Limit: 3}}
 	sem, err := machines.Semaphore(machines.SemaphoreOptions{Locks: specs, Limit: 2, WaitStrategy: machines.WaitCallback, Work: machines.LambdaWork("arn:work")})
@@ -107,10 +109,10 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 	em := emulator.New(emulator.Options{Clock: emulator.NewScaledClock(time.Time{}, 0)})
 	defer em.Close()
 	created := 0
-	only := func(m *asl.StateMachine, first string) string {
+	only := func(m *asl.StateMachine, first ...string) string {
 		created++
 		var states asl.States
-		for _, name := range []string{first, machines.StatePrepareLocks} {
+		for _, name := range append(first, machines.StatePrepareLocks) {
 			if name == "" {
 				continue
 			}
@@ -140,9 +142,9 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	totalArn := only(totalSem, "")
+	totalArn := only(totalSem, machines.StateCheckLockNames, machines.StateInvalidLockName)
 	totalCleanupArn := only(totalCleanup, machines.StateReadLocks)
-	semArn := only(sem, "")
+	semArn := only(sem)
 	cleanupArn := only(cleanup, machines.StateReadLocks)
 	run := func(arn, input string) string {
 		started, err := em.StartExecution(context.Background(), arn, "", input)
@@ -150,8 +152,11 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		done, err := em.Wait(context.Background(), started.ExecutionArn)
-		if err != nil || done.Output == nil {
-			t.Fatalf("%s: %v %+v", input, err, done)
+		if err != nil {
+			t.Fatalf("%s: %v", input, err)
+		}
+		if done.Output == nil {
+			return deref(done.Error)
 		}
 		var out struct {
 			Locks json.RawMessage `json:"locks"`
@@ -178,6 +183,8 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 			`[{"limit":2,"lockName":"m%}"}]`},
 		{"the key, its gate, then the total lock", totalArn, `{"tenant":"~last"}`,
 			`[{"limit":3,"lockName":"~last"},{"limit":1,"lockName":"#total#~last"},{"limit":12,"lockName":"#total"}]`},
+		{"a key that begins with the total lock's name", totalArn, `{"tenant":"#total#a"}`, machines.ErrorInvalidLockName},
+		{"a key that is not a string", totalArn, `{"tenant":7}`, machines.ErrorInvalidLockName},
 		{"cleanup of the key, its gate and the total lock", totalCleanupArn, event(`{"tenant":"a"}`),
 			`[{"limit":3,"lockName":"a"},{"limit":1,"lockName":"#total#a"},{"limit":12,"lockName":"#total"}]`},
 		{"cleanup of an input that is not an object", cleanupArn, event(`"text"`),
@@ -190,4 +197,11 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
 }
