@@ -24,8 +24,8 @@ type CleanupOptions struct {
 	// Placeholder(SubstitutionTableName).
 	TableName string
 	// Locks are the semaphore's Locks, in place of LockName and LockNamePath: the cleanup
-	// releases each lock the execution's input names (HandOffFunctionArn is required), and the
-	// redrive guard stops every redriven execution. Default: none, a single lock.
+	// releases each lock the execution's input names (through HandOffFunctionArn when set),
+	// and the redrive guard stops every redriven execution. Default: none, a single lock.
 	Locks []LockSpec
 	// TotalLimit and TotalLockName are the semaphore's (with LockNamePath): the cleanup
 	// releases the key's lock and the total lock, and the redrive guard stops every redriven

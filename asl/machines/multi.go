@@ -59,8 +59,6 @@ func (o SemaphoreOptions) checkLocks() *OptionError {
 	switch {
 	case o.LockName != "" || o.LockNamePath != "":
 		return &OptionError{Field: "Locks", Value: fmt.Sprintf("%d locks", len(o.Locks)), Problem: "and LockName or LockNamePath are mutually exclusive; name every lock in Locks", Kind: ErrLockName}
-	case o.WaitStrategy != WaitCallback:
-		return &OptionError{Field: "WaitStrategy", Value: strconv.Quote(string(o.WaitStrategy)), Problem: `must be "Callback" with Locks (several locks wait in their queues only)`, Kind: ErrWaitStrategy}
 	case o.Rate != nil:
 		return &OptionError{Field: "Rate", Value: "set", Problem: "is not supported with Locks; remove it, or use a single lock", Kind: ErrRate}
 	case o.TotalLimit != 0:
@@ -290,25 +288,32 @@ func withLimitFromData(t *asl.Task) *asl.Task {
 // single-lock Callback states; an iteration that fails (acquire timeout, lock table error)
 // fails the Map, whose catch gives back the locks taken before it.
 func (b builder) acquireLocks() *asl.Map {
-	wait := withLimitFromData(b.waitInQueue())
-	wait.Transition = asl.End()
-	wait.Catch[1].Next = StateLockTableErrorWhileAcquiring
-	leave := withLimitFromData(b.leaveQueue())
-	take := b.ref().drawTicketTask(StateWaitInQueue)
-	take.Catch[0].Next = StateLockTableErrorWhileAcquiring
+	items := lockItems()
+	var graph asl.Graph
+	if b.o.WaitStrategy == WaitPoll {
+		items["waitedSeconds"] = 0
+		graph = b.pollAcquire()
+	} else {
+		wait := withLimitFromData(b.waitInQueue())
+		wait.Transition = asl.End()
+		wait.Catch[1].Next = StateLockTableErrorWhileAcquiring
+		take := b.ref().drawTicketTask(StateWaitInQueue)
+		take.Catch[0].Next = StateLockTableErrorWhileAcquiring
+		graph = asl.Graph{StartAt: StateTakeTicket, States: asl.States{
+			{Name: StateTakeTicket, State: take},
+			{Name: StateWaitInQueue, State: wait},
+			{Name: StateLeaveQueue, State: withLimitFromData(b.leaveQueue())},
+			{Name: StateAcquireTimedOut, State: b.acquireTimedOut()},
+			{Name: StateLockTableErrorWhileAcquiring, State: b.lockTableError()},
+		}}
+	}
 	return &asl.Map{
 		Transition:   asl.Next(StateRunWork),
 		ItemsPath:    asl.P("$.locks"),
-		ItemSelector: lockItems(),
+		ItemSelector: items,
 		ItemProcessor: &asl.ItemProcessor{
 			ProcessorConfig: &asl.ProcessorConfig{Mode: "INLINE"},
-			Graph: asl.Graph{StartAt: StateTakeTicket, States: asl.States{
-				{Name: StateTakeTicket, State: take},
-				{Name: StateWaitInQueue, State: wait},
-				{Name: StateLeaveQueue, State: leave},
-				{Name: StateAcquireTimedOut, State: b.acquireTimedOut()},
-				{Name: StateLockTableErrorWhileAcquiring, State: b.lockTableError()},
-			}},
+			Graph:           graph,
 		},
 		MaxConcurrency: asl.Int(1),
 		ResultPath:     asl.NullPath(),
@@ -324,6 +329,13 @@ func (b builder) releaseLocks(task, next string, afterFailure bool) *asl.Map {
 	release := withLimitFromData(b.handOff(next, afterFailure))
 	release.Transition = asl.End()
 	release.Catch = nil
+	graph := asl.Graph{StartAt: task, States: asl.States{{Name: task, State: release}}}
+	switch {
+	case b.o.WaitStrategy == WaitPoll && afterFailure:
+		graph = b.pollReleaseAfterFailure()
+	case b.o.WaitStrategy == WaitPoll:
+		graph = pollRelease(b.ref(), task)
+	}
 	catch := []*asl.Catcher{{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")}}
 	if afterFailure {
 		catch = []*asl.Catcher{{ErrorEquals: []string{asl.ErrorAll}, Next: next, ResultPath: asl.NullPath()}}
@@ -334,7 +346,7 @@ func (b builder) releaseLocks(task, next string, afterFailure bool) *asl.Map {
 		ItemSelector: lockItems(),
 		ItemProcessor: &asl.ItemProcessor{
 			ProcessorConfig: &asl.ProcessorConfig{Mode: "INLINE"},
-			Graph:           asl.Graph{StartAt: task, States: asl.States{{Name: task, State: release}}},
+			Graph:           graph,
 		},
 		ResultPath: asl.NullPath(),
 		Catch:      catch,
@@ -372,6 +384,10 @@ func multiCleanup(o CleanupOptions, total *totalCap) (*asl.StateMachine, error) 
 		ResultPath: asl.NullPath(),
 		Retry:      handOffRetry(),
 	}
+	graph := asl.Graph{StartAt: StateReleaseHolder, States: asl.States{{Name: StateReleaseHolder, State: release}}}
+	if o.HandOffFunctionArn == "" {
+		graph = pollRelease(cleanupRef(o), StateReleaseHolder)
+	}
 	items := lockItems()
 	items["executionArn.$"] = "$.executionArn"
 	states := asl.States{
@@ -401,7 +417,7 @@ func multiCleanup(o CleanupOptions, total *totalCap) (*asl.StateMachine, error) 
 			ItemSelector: items,
 			ItemProcessor: &asl.ItemProcessor{
 				ProcessorConfig: &asl.ProcessorConfig{Mode: "INLINE"},
-				Graph:           asl.Graph{StartAt: StateReleaseHolder, States: asl.States{{Name: StateReleaseHolder, State: release}}},
+				Graph:           graph,
 			},
 			ResultPath: asl.NullPath(),
 			Catch:      []*asl.Catcher{{ErrorEquals: []string{ErrorLockTable}, Next: StateLockTableError, ResultPath: asl.P("$.lockTableError")}},
@@ -458,10 +474,7 @@ func (o CleanupOptions) validateLocks() (CleanupOptions, error) {
 	if o.TableName == "" {
 		o.TableName = Placeholder(SubstitutionTableName)
 	}
-	sem := SemaphoreOptions{Locks: o.Locks, LockName: o.LockName, LockNamePath: o.LockNamePath, Limit: o.Limit, WaitStrategy: WaitCallback}.withDefaults()
-	if o.HandOffFunctionArn == "" {
-		return o, &OptionError{Options: "CleanupOptions", Field: "HandOffFunctionArn", Value: `""`, Problem: "is required with Locks (several locks wait with the Callback strategy)", Kind: ErrWaitStrategy}
-	}
+	sem := SemaphoreOptions{Locks: o.Locks, LockName: o.LockName, LockNamePath: o.LockNamePath, Limit: o.Limit}.withDefaults()
 	if err := sem.checkLocks(); err != nil {
 		err.Options = "CleanupOptions"
 		return o, err

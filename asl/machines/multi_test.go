@@ -35,7 +35,6 @@ func TestSeveralLocksRejectsInvalidOptions(t *testing.T) {
 		wantField string
 		wantInMsg string
 	}{
-		{"Poll", valid(func(o *machines.SemaphoreOptions) { o.WaitStrategy = machines.WaitPoll }), machines.ErrWaitStrategy, "WaitStrategy", `must be "Callback" with Locks`},
 		{"with LockName", valid(func(o *machines.SemaphoreOptions) { o.LockName = "x" }), machines.ErrLockName, "Locks", "mutually exclusive"},
 		{"with Rate", valid(func(o *machines.SemaphoreOptions) { o.Rate = &machines.RateOptions{PerSecond: 1} }), machines.ErrRate, "Rate", "not supported with Locks"},
 		{"spec without a name", valid(func(o *machines.SemaphoreOptions) { o.Locks[1].LockNamePath = "" }), machines.ErrLockName, "Locks[1].LockName", "got neither"},
@@ -86,8 +85,8 @@ func TestSeveralLocksRejectsInvalidOptions(t *testing.T) {
 			}
 		})
 	}
-	if _, err := machines.Cleanup(machines.CleanupOptions{Locks: severalLocks(), Limit: 2}); !errors.Is(err, machines.ErrWaitStrategy) {
-		t.Errorf("Cleanup with Locks and no hand-off function: got %v, want ErrWaitStrategy", err)
+	if _, err := machines.Cleanup(machines.CleanupOptions{Locks: severalLocks()}); !errors.Is(err, machines.ErrLimit) {
+		t.Errorf("Cleanup with Locks and no limit: got %v, want ErrLimit", err)
 	}
 }
 

@@ -45,7 +45,8 @@ type SemaphoreOptions struct {
 	// after the other in the order of their names (sorted at run time), so that two executions
 	// never wait for each other in a cycle; a lock named twice is taken once, with the smaller
 	// limit. Each lock waits up to AcquireTimeout. Every lock is given back after the work,
-	// and by the cleanup. It needs WaitStrategy WaitCallback and no Rate; the work gets no slot
+	// and by the cleanup. Each lock waits with WaitStrategy (under WaitPoll, each lock's
+	// acquire loop polls with the lock's own limit). It needs no Rate; the work gets no slot
 	// context (package slot). Default: none, a single lock.
 	Locks []LockSpec
 	// TotalLimit caps the executions that run the work at once across all the keys of

@@ -41,8 +41,8 @@ type Props struct {
 	LockNamePath string
 	// Locks are the semaphore's Locks, in place of LockName and LockNamePath: the cleanup frees
 	// every lock the dead execution's input names, the redrive guard stops every redriven
-	// execution, and the reconciler frees each dead holder of any lock. HandOffFunction is
-	// required with it. Default: none, a single lock.
+	// execution, and the reconciler frees each dead holder of any lock. Default: none, a single
+	// lock.
 	Locks []machines.LockSpec
 	// TotalLimit and TotalLockName are the semaphore's (with LockNamePath): the cleanup frees
 	// the key's lock and the total lock, the redrive guard stops every redriven execution.

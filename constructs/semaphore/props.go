@@ -114,8 +114,8 @@ type Props struct {
 	// a lock named twice is taken once, with the smaller limit; each waits up to
 	// AcquireTimeout (Timeout must exceed AcquireTimeout times the number of locks). Every lock
 	// is given back after the work, whether it succeeded or failed, and by the cleanup; a
-	// redriven execution is stopped (Turnstile.RedriveWithoutSlot). It needs WaitStrategy
-	// WaitCallback and no Rate, and the work gets no slot context (package slot).
+	// redriven execution is stopped (Turnstile.RedriveWithoutSlot). Each lock waits with
+	// WaitStrategy. It needs no Rate, and the work gets no slot context (package slot).
 	// Default: none; one of LockName, LockNamePath and Locks is required.
 	Locks []LockSpec
 	// TotalLimit caps the executions that run the work at once across all the keys of

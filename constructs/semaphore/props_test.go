@@ -57,10 +57,13 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 		{"wait bounds crossed", valid(func(p *semaphore.Props) {
 			p.WaitMin, p.WaitMax = awscdk.Duration_Seconds(jsii.Number(8)), awscdk.Duration_Seconds(jsii.Number(2))
 		}), "semaphore: Props.WaitMax must be greater than WaitMin (8s), got 2s"},
-		{"several locks under Poll", valid(func(p *semaphore.Props) {
-			p.LockName, p.WaitStrategy = "", semaphore.WaitPoll
+		{"several locks with a rate", valid(func(p *semaphore.Props) {
+			p.LockName, p.Rate = "", &semaphore.Rate{PerSecond: 1}
 			p.Locks = []semaphore.LockSpec{{LockName: "db"}, {LockNamePath: "$.region"}}
-		}), `semaphore: Props.WaitStrategy must be "Callback" with Locks (several locks wait in their queues only), got "Poll"`},
+		}), `semaphore: Props.Rate is not supported with Locks; remove it, or use a single lock, got set`},
+		{"a total limit under Poll", valid(func(p *semaphore.Props) {
+			p.LockName, p.LockNamePath, p.TotalLimit, p.WaitStrategy = "", "$.tenant", 12, semaphore.WaitPoll
+		}), `semaphore: Props.WaitStrategy must be "Callback" with TotalLimit, got "Poll"`},
 		{"several locks with a bad path", valid(func(p *semaphore.Props) {
 			p.LockName, p.Locks = "", []semaphore.LockSpec{{LockName: "db"}, {LockNamePath: "$.regions[*]"}}
 		}), `semaphore: Props.Locks[1].LockNamePath must be a "$." reference path such as "$.environment", got "$.regions[*]"`},
