@@ -225,25 +225,27 @@ func randomCombinations(t *testing.T, strategy semaphore.WaitStrategy) {
 }
 
 // TestSeveralLocksCleanupFreesEveryHeldLock: limit 1; H holds region; X names region, queue and
-// db, takes db and queue (in name order) and waits for region. X is aborted: its cleanup (or,
-// with every event lost, the reconciler) frees db and queue. H is aborted: region comes back
+// db, takes db and queue (in name order) and waits for region (Callback, or Poll). X is aborted:
+// its cleanup (or, with every event lost, the reconciler) frees db and queue. H is aborted: region comes back
 // free, with nobody left waiting (X's place in the queue is skipped as dead). Every read keeps
 // counter == holders <= 1 on every lock.
 func TestSeveralLocksCleanupFreesEveryHeldLock(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		// lost drops every status-change event, so that only the reconciler frees slots.
-		lost bool
-	}{{"cleanup", false}, {"reconciler", true}} {
-		t.Run(tc.name, func(t *testing.T) { abortHolderOfTwoOfThree(t, tc.lost) })
+		lost     bool
+		strategy semaphore.WaitStrategy
+	}{{"cleanup", false, semaphore.WaitCallback}, {"reconciler", true, semaphore.WaitCallback}, {"cleanup, Poll", false, semaphore.WaitPoll}} {
+		t.Run(tc.name, func(t *testing.T) { abortHolderOfTwoOfThree(t, tc.lost, tc.strategy) })
 	}
 }
 
-// abortHolderOfTwoOfThree is TestSeveralLocksCleanupFreesEveryHeldLock, with every status-change
-// event lost when lost.
-func abortHolderOfTwoOfThree(t *testing.T, lost bool) {
+// abortHolderOfTwoOfThree is TestSeveralLocksCleanupFreesEveryHeldLock under strategy (under Poll,
+// X polls for region instead of waiting in its queue), with every status-change event lost when
+// lost.
+func abortHolderOfTwoOfThree(t *testing.T, lost bool, strategy semaphore.WaitStrategy) {
 	cfg := demo.DefaultConfig()
-	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy, cfg.Locks = 1, 20*time.Minute, 0, semaphore.WaitCallback, multiLocks
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy, cfg.Locks = 1, 20*time.Minute, 0, strategy, multiLocks
 	policy := eventbus.DeliveryPolicyFunc(func(d eventbus.Delivery) []time.Duration {
 		if lost && d.Event.DetailType != eventbus.DetailTypeScheduled {
 			return nil
@@ -290,7 +292,7 @@ func abortHolderOfTwoOfThree(t *testing.T, lost bool) {
 	until("H to hold region", func(s map[string]lock.State) bool { return holds(s["region"], h) })
 	x := start(multiInput{First: "region", Second: "queue", Third: "db"})
 	until("X to hold db and queue and wait for region", func(s map[string]lock.State) bool {
-		return holds(s["db"], x) && holds(s["queue"], x) && waits(s["region"], x)
+		return holds(s["db"], x) && holds(s["queue"], x) && (strategy == semaphore.WaitPoll || waits(s["region"], x))
 	})
 
 	stop(t, st, x)
