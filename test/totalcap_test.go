@@ -19,6 +19,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // The total cap scenario of issue 15: 10 tenants, at most 3 works of one tenant and 12 in all
@@ -225,4 +226,67 @@ func runTotalCap(t *testing.T, cfg demo.Config, fair bool) {
 		"first admission of a light tenant: #%d; virtual makespan %s; %.1f write units and %.1f read units per execution",
 		len(tenants), capLightLoad*capNoisyFactor, capKeys-1, capLightLoad, log.maxTotal, capTotal, log.maxPerKey, capPerKey, len(log.violations),
 		worst, log.passed, log.passedAll, firstLight+1, end.Sub(start).Truncate(time.Second), perExecution.WriteUnitsPerExecution, perExecution.ReadUnitsPerExecution)
+}
+
+// TestTotalCapCleanupFreesKeyAndTurn: one slot per tenant and one in all. H (tenant a) holds
+// a and the total slot, its turn given back; X (tenant b) holds b and b's turn and waits for
+// the total. X is aborted: its cleanup frees b and b's turn. H is aborted: every lock comes
+// back free, with nobody waiting. Every read keeps counter == holders <= 1 on every lock.
+func TestTotalCapCleanupFreesKeyAndTurn(t *testing.T) {
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy = 1, 20*time.Minute, 0, semaphore.WaitCallback
+	cfg.LockNamePath, cfg.TotalLimit = "$.tenant", 1
+	st := startMultiStack(t, cfg, newWorkMeter(1), stack.Options{Held: true})
+	locks := lockClient(t, st)
+	names := []string{"a", "b", machines.DefaultTotalLockName + "#a", machines.DefaultTotalLockName + "#b", machines.DefaultTotalLockName}
+	read := func() map[string]lock.State {
+		states := map[string]lock.State{}
+		for _, name := range names {
+			s, err := locks.Read(context.Background(), name)
+			if err != nil {
+				t.Fatalf("read %s: %v", name, err)
+			}
+			if s.Count != len(s.Holders) || s.Count > 1 {
+				t.Fatalf("invariant broken on %s: count %d, holders %v (limit 1)", name, s.Count, s.Holders)
+			}
+			states[name] = s
+		}
+		return states
+	}
+	until := func(what string, done func(map[string]lock.State) bool) {
+		waitVirtual(t, st, what, func() (bool, string) {
+			s := read()
+			return done(s), fmt.Sprintf("locks: %+v", s)
+		})
+	}
+	holds := func(s lock.State, arn string) bool { return len(s.Holders) == 1 && s.Holders[0].Execution == arn }
+	start := func(tenant string) string {
+		started, err := st.Emulator.StartExecution(context.Background(), semaphoreArn(st), "", fmt.Sprintf(`{"tenant":%q}`, tenant))
+		if err != nil {
+			t.Fatalf("StartExecution: %v", err)
+		}
+		return started.ExecutionArn
+	}
+
+	h := start("a")
+	until("H to hold a and the total, its turn given back", func(s map[string]lock.State) bool {
+		return holds(s["a"], h) && holds(s[machines.DefaultTotalLockName], h) && s[machines.DefaultTotalLockName+"#a"].Count == 0
+	})
+	x := start("b")
+	until("X to hold b and its turn and wait for the total", func(s map[string]lock.State) bool {
+		return holds(s["b"], x) && holds(s[machines.DefaultTotalLockName+"#b"], x) && len(s[machines.DefaultTotalLockName].Waiters) == 1
+	})
+	stop(t, st, x)
+	until("X's b and turn to be freed", func(s map[string]lock.State) bool {
+		return s["b"].Count == 0 && s[machines.DefaultTotalLockName+"#b"].Count == 0 && holds(s[machines.DefaultTotalLockName], h)
+	})
+	stop(t, st, h)
+	until("every lock to be free with nobody waiting", func(s map[string]lock.State) bool {
+		for _, l := range s {
+			if l.Count != 0 || len(l.Waiters) != 0 {
+				return false
+			}
+		}
+		return true
+	})
 }
