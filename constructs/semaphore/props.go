@@ -99,13 +99,13 @@ type LockSpec = machines.LockSpec
 // Work, WorkFunction and WorkStateMachine, must be set.
 type Props struct {
 	// LockName is the fixed name of the lock that every execution shares.
-	// Default: none; one of LockName and LockNamePath is required.
+	// Default: none; one of LockName, LockNamePath and Locks is required.
 	LockName string
 	// LockNamePath reads the lock name from the execution input, e.g. "$.environment", so that
 	// executions for different keys never wait for each other (one lock item per key, each with
 	// Limit slots). It must be a "$." reference path; an execution whose input has no non-empty
 	// string there fails with Turnstile.InvalidLockName before touching the table.
-	// Default: none; one of LockName and LockNamePath is required.
+	// Default: none; one of LockName, LockNamePath and Locks is required.
 	LockNamePath string
 	// Locks are several locks, each fixed (LockSpec.LockName) or read from the execution input
 	// (LockSpec.LockNamePath), that an execution holds all at once while its work runs: "a job
