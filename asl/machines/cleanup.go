@@ -23,6 +23,15 @@ type CleanupOptions struct {
 	// TableName is the lock table's name as written in the definition. Default:
 	// Placeholder(SubstitutionTableName).
 	TableName string
+	// Locks are the semaphore's Locks, in place of LockName and LockNamePath: the cleanup
+	// releases each lock the execution's input names (through HandOffFunctionArn when set),
+	// and the redrive guard stops every redriven execution. Default: none, a single lock.
+	Locks []LockSpec
+	// TotalLimit and TotalLockName are the semaphore's (with LockNamePath): the cleanup
+	// releases the key's lock and the total lock, and the redrive guard stops every redriven
+	// execution. Default: 0 and DefaultTotalLockName.
+	TotalLimit    int
+	TotalLockName string
 	// HandOffFunctionArn, set when the semaphore waits with WaitCallback, makes the cleanup
 	// release through the hand-off function: the slot goes to the oldest waiter, and an
 	// execution that died while parked leaves the queue. Write it as
@@ -63,6 +72,14 @@ func (o CleanupOptions) validate(withLimit bool) (CleanupOptions, error) {
 //     "not a holder" (released already, or never acquired) is success, so duplicated events
 //     are no-ops.
 func Cleanup(opts CleanupOptions) (*asl.StateMachine, error) {
+	opts, total := opts.withTotalLocks()
+	if len(opts.Locks) > 0 {
+		o, err := opts.validateLocks()
+		if err != nil {
+			return nil, err
+		}
+		return multiCleanup(o, total)
+	}
 	o, err := opts.validate(opts.HandOffFunctionArn != "") // the hand-off needs the limit
 	if err != nil {
 		return nil, err

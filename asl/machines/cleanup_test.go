@@ -29,6 +29,10 @@ func cleanupGoldenCases() []struct {
 		{"cleanup-callback", machines.Cleanup, machines.CleanupOptions{LockName: "MySemaphore", Limit: 5, HandOffFunctionArn: machines.Placeholder(machines.SubstitutionHandOffFunctionArn)}},
 		{"redrive-guard-lock-name", machines.RedriveGuard, machines.CleanupOptions{LockName: "MySemaphore", Limit: 5}},
 		{"redrive-guard-lock-name-path", machines.RedriveGuard, machines.CleanupOptions{LockNamePath: "$.deploy.environment", Limit: 2}},
+		{"cleanup-several-locks", machines.Cleanup, machines.CleanupOptions{Locks: severalLocks(), Limit: 2, HandOffFunctionArn: machines.Placeholder(machines.SubstitutionHandOffFunctionArn)}},
+		{"cleanup-several-locks-poll", machines.Cleanup, machines.CleanupOptions{Locks: severalLocks(), Limit: 2}},
+		{"cleanup-total-limit", machines.Cleanup, machines.CleanupOptions{LockNamePath: "$.tenant", Limit: 3, TotalLimit: 12, HandOffFunctionArn: machines.Placeholder(machines.SubstitutionHandOffFunctionArn)}},
+		{"redrive-guard-several-locks", machines.RedriveGuard, machines.CleanupOptions{Locks: severalLocks(), Limit: 2, HandOffFunctionArn: machines.Placeholder(machines.SubstitutionHandOffFunctionArn)}},
 	}
 }
 

@@ -20,6 +20,10 @@
 //     taken with one conditional UpdateItem on the lock's rate item while the rate is busy; the
 //     execution then waits until its permit (Delay) or gives its slot back and fails with
 //     Turnstile.RateLimited (Reject). See rate.go.
+//   - Several locks (optional, SemaphoreOptions.Locks): a JSONata Pass lists the execution's
+//     locks sorted by name, a Map of concurrency 1 takes them in that order with the
+//     single-lock states, and Maps release them all (multi.go). TotalLimit builds on it: the
+//     key's lock, the key's turn, then the total lock, so that keys take turns (total.go).
 //
 // Deploy-time values (the table name, the work's ARN) are DefinitionSubstitutions placeholders,
 // so the definition never depends on a synth:

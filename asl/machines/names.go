@@ -71,6 +71,8 @@ func StateNames() []string {
 		StateRunWork, StateReleaseSlot, StateCheckReleased, StateStillHolding, StateWaitBeforeRelease, StateDone, StateReleaseAfterFailure,
 		StateReraiseWorkError,
 		StateWorkFailed, StateWorkFailedWithoutCause, StateWorkFailedWithoutError, StateLockTableError,
+		StateCheckLockNames, StatePrepareLocks, StateAcquireLocks, StateLockTableErrorWhileAcquiring,
+		StateReleaseLocks, StateReleaseLocksAfterFailure, StateReleaseGate, StateForgetGate,
 	}
 }
 

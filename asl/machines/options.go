@@ -2,6 +2,7 @@ package machines
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,8 +37,31 @@ type SemaphoreOptions struct {
 	// executions for different keys never wait for each other. It must be a "$." reference
 	// path without wildcards, filters or recursive descent.
 	LockNamePath string
-	// Limit is the number of executions that may run the work at once: 1 to MaxLimit.
+	// Limit is the number of executions that may run the work at once: 1 to MaxLimit. With
+	// Locks, it is the limit of each LockSpec without its own (and may be 0 if all have one).
 	Limit int
+	// Locks are several locks, each fixed or read from the input, that the execution holds all
+	// at once while the work runs, in place of LockName and LockNamePath. They are taken one
+	// after the other in the order of their names (sorted at run time), so that two executions
+	// never wait for each other in a cycle; a lock named twice is taken once, with the smaller
+	// limit. Each lock waits up to AcquireTimeout. Every lock is given back after the work,
+	// and by the cleanup. Each lock waits with WaitStrategy (under WaitPoll, each lock's
+	// acquire loop polls with the lock's own limit). It needs no Rate; the work gets no slot
+	// context (package slot). Default: none, a single lock.
+	Locks []LockSpec
+	// TotalLimit caps the executions that run the work at once across all the keys of
+	// LockNamePath, each key still limited to Limit: at most 3 per tenant and 12 in all. An
+	// execution takes its key's slot, then its key's turn (a gate of one slot), then one of the
+	// total lock's (TotalLockName), waiting in each lock's FIFO queue, and gives the turn back
+	// once it holds the total slot: each key has at most one execution in the total lock's
+	// queue, so keys with waiters take turns, round robin (totalCap). It needs WaitStrategy
+	// WaitCallback and no Rate; each of the three locks waits up to AcquireTimeout. Default: 0,
+	// no total cap.
+	TotalLimit int
+	// TotalLockName is the name of the lock that counts the executions of all keys
+	// (TotalLimit), and the prefix of the keys' turns; an input whose key begins with it fails
+	// with ErrorInvalidLockName. Default: DefaultTotalLockName.
+	TotalLockName string
 	// TableName is the lock table's name as written in the definition. Default:
 	// Placeholder(SubstitutionTableName), resolved by CloudFormation DefinitionSubstitutions.
 	TableName string
@@ -94,12 +118,26 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 		o.CallbackTimeout = min(DefaultCallbackTimeout, o.AcquireTimeout)
 	}
 	o.Rate = o.Rate.withDefaults()
+	if o.TotalLimit != 0 && o.TotalLockName == "" {
+		o.TotalLockName = DefaultTotalLockName
+	}
+	if len(o.Locks) > 0 {
+		o.Locks = slices.Clone(o.Locks)
+		for i := range o.Locks {
+			if o.Locks[i].Limit == 0 {
+				o.Locks[i].Limit = o.Limit
+			}
+		}
+	}
 	return o
 }
 
 // validate checks options that already have their defaults, returning the first problem.
 func (o SemaphoreOptions) validate() error {
-	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate}
+	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate, o.checkTotal}
+	if len(o.Locks) > 0 {
+		checks = []func() *OptionError{o.checkLocks, o.checkTiming, o.checkLocksTiming, o.checkWork, o.checkTotal}
+	}
 	for _, check := range checks {
 		if err := check(); err != nil {
 			return err

@@ -21,6 +21,14 @@ import (
 //     was never freed: nothing to do), and otherwise stops the execution with
 //     ErrorRedriveWithoutSlot and a cause that says why and what to do.
 func RedriveGuard(opts CleanupOptions) (*asl.StateMachine, error) {
+	opts, _ = opts.withTotalLocks()
+	if len(opts.Locks) > 0 {
+		o, err := opts.validateLocks()
+		if err != nil {
+			return nil, err
+		}
+		return multiRedriveGuard(o)
+	}
 	o, err := opts.validate(true)
 	if err != nil {
 		return nil, err

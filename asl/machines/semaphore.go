@@ -23,6 +23,12 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
+	if len(o.Locks) > 0 {
+		return multiSemaphore(o, nil)
+	}
+	if o.TotalLimit > 0 {
+		return totalSemaphore(o)
+	}
 	o.Work = withSlotContext(o.Work, o)
 	b := builder{o}
 	var states asl.States

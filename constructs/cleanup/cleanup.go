@@ -69,7 +69,8 @@ func New(scope constructs.Construct, id *string, props *Props) Cleanup {
 		panic("cleanup: Props.StateMachine and Props.Table are required")
 	}
 	p := *props
-	opts := machines.CleanupOptions{LockName: p.LockName, LockNamePath: p.LockNamePath, Limit: p.Limit}
+	opts := machines.CleanupOptions{LockName: p.LockName, LockNamePath: p.LockNamePath, Locks: p.Locks, Limit: p.Limit,
+		TotalLimit: p.TotalLimit, TotalLockName: p.TotalLockName}
 	if p.HandOffFunction != nil {
 		opts.HandOffFunctionArn = machines.Placeholder(machines.SubstitutionHandOffFunctionArn)
 	}
@@ -241,7 +242,7 @@ func (c *cleanup) newReconciler(p *Props) awslambda.Function {
 		Environment: &map[string]*string{
 			machines.EnvReconcilerLockTable:       p.Table.TableName(),
 			machines.EnvReconcilerStateMachineArn: p.StateMachine.StateMachineArn(),
-			machines.EnvReconcilerLimit:           jsii.String(strconv.Itoa(p.Limit)),
+			machines.EnvReconcilerLimit:           jsii.String(strconv.Itoa(reconcilerLimit(p))),
 			metrics.EnvSemaphore:                  jsii.String(c.metricsName),
 		},
 	})
@@ -296,3 +297,19 @@ func (c *cleanup) Reconciler() awslambda.Function { return c.reconciler }
 
 // RedriveGuard implements Cleanup.
 func (c *cleanup) RedriveGuard() awsstepfunctions.StateMachine { return c.guard }
+
+// reconcilerLimit is the limit the reconciler releases with: the semaphore's Limit, or with
+// Locks the smallest of theirs. A lock's counter item holds its live limit from its first park
+// on, so this is only the fallback of a lock without one.
+func reconcilerLimit(p *Props) int {
+	limit := p.Limit
+	for _, l := range p.Locks {
+		if l.Limit == 0 {
+			l.Limit = p.Limit
+		}
+		if limit == 0 || l.Limit < limit {
+			limit = l.Limit
+		}
+	}
+	return limit
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsevents"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsstepfunctions"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 )
 
 // Defaults of Props.
@@ -38,6 +39,16 @@ type Props struct {
 	// LockNamePath is the semaphore's LockNamePath: the cleanup reads the lock name from the
 	// dead execution's input. Default: none; one of LockName and LockNamePath is required.
 	LockNamePath string
+	// Locks are the semaphore's Locks, in place of LockName and LockNamePath: the cleanup frees
+	// every lock the dead execution's input names, the redrive guard stops every redriven
+	// execution, and the reconciler frees each dead holder of any lock. Default: none, a single
+	// lock.
+	Locks []machines.LockSpec
+	// TotalLimit and TotalLockName are the semaphore's (with LockNamePath): the cleanup frees
+	// the key's lock and the total lock, the redrive guard stops every redriven execution.
+	// HandOffFunction is required with them. Default: 0 and machines.DefaultTotalLockName.
+	TotalLimit    int
+	TotalLockName string
 	// Limit is the semaphore's limit, below which the redrive guard re-acquires. Required.
 	Limit int
 	// HandOffFunction is the semaphore's hand-off function when it waits with the Callback

@@ -91,19 +91,52 @@ const (
 	RateReject = machines.RateReject
 )
 
-// Props configures a Semaphore. Exactly one of LockName and LockNamePath, and exactly one of
+// LockSpec is one of the locks of a Semaphore that holds several (Props.Locks): exactly one of
+// LockName and LockNamePath, and its Limit (Default: Props.Limit).
+type LockSpec = machines.LockSpec
+
+// Props configures a Semaphore. Exactly one of LockName, LockNamePath and Locks, and exactly one of
 // Work, WorkFunction and WorkStateMachine, must be set.
 type Props struct {
 	// LockName is the fixed name of the lock that every execution shares.
-	// Default: none; one of LockName and LockNamePath is required.
+	// Default: none; one of LockName, LockNamePath and Locks is required.
 	LockName string
 	// LockNamePath reads the lock name from the execution input, e.g. "$.environment", so that
 	// executions for different keys never wait for each other (one lock item per key, each with
 	// Limit slots). It must be a "$." reference path; an execution whose input has no non-empty
 	// string there fails with Turnstile.InvalidLockName before touching the table.
-	// Default: none; one of LockName and LockNamePath is required.
+	// Default: none; one of LockName, LockNamePath and Locks is required.
 	LockNamePath string
-	// Limit is the number of executions that may run the work at once, 1 to MaxLimit. With
+	// Locks are several locks, each fixed (LockSpec.LockName) or read from the execution input
+	// (LockSpec.LockNamePath), that an execution holds all at once while its work runs: "a job
+	// needs the database and the region". They are taken one after the other in the order of
+	// their names, sorted at run time, so that executions never wait for each other in a cycle;
+	// a lock named twice is taken once, with the smaller limit; each waits up to
+	// AcquireTimeout (Timeout must exceed AcquireTimeout times the number of locks). Every lock
+	// is given back after the work, whether it succeeded or failed, and by the cleanup; a
+	// redriven execution is stopped (Turnstile.RedriveWithoutSlot). Each lock waits with
+	// WaitStrategy. It needs no Rate, and the work gets no slot context (package slot).
+	// Default: none; one of LockName, LockNamePath and Locks is required.
+	Locks []LockSpec
+	// TotalLimit caps the executions that run the work at once across all the keys of
+	// LockNamePath, each key still limited to Limit: "at most 3 per tenant and 12 in all". An
+	// execution takes its key's slot, then its key's turn (a lock of one slot named
+	// TotalLockName + "#" + key), then one of the TotalLimit slots of the lock TotalLockName,
+	// waiting in each lock's FIFO queue, and gives its turn back as soon as it holds the total
+	// slot. Each key then has at most one execution queued for the total, so keys with waiters
+	// take turns, round robin, and a noisy key cannot starve the others. Each of the three
+	// locks waits up to AcquireTimeout (Timeout must exceed three times AcquireTimeout). It
+	// needs WaitStrategy WaitCallback and no Rate.
+	// Default: 0, no total cap.
+	TotalLimit int
+	// TotalLockName is the name of the lock that counts the executions of all keys
+	// (TotalLimit), and the prefix of the keys' turns. Semaphores that share a Table and each
+	// have a TotalLimit need names of their own; an input whose key begins with it fails with
+	// Turnstile.InvalidLockName.
+	// Default: machines.DefaultTotalLockName ("#total").
+	TotalLockName string
+	// Limit is the number of executions that may run the work at once, 1 to MaxLimit (with
+	// Locks, the limit of each LockSpec without one; 0 when every LockSpec has its own). With
 	// the Callback strategy it is the semaphore's initial default: each lock copies the default
 	// into the lock table on its first use, which holds the lock's limit from then on (change
 	// it live with `turnstile limit`; redeploying with another Limit does not).

@@ -57,6 +57,16 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 		{"wait bounds crossed", valid(func(p *semaphore.Props) {
 			p.WaitMin, p.WaitMax = awscdk.Duration_Seconds(jsii.Number(8)), awscdk.Duration_Seconds(jsii.Number(2))
 		}), "semaphore: Props.WaitMax must be greater than WaitMin (8s), got 2s"},
+		{"several locks with a rate", valid(func(p *semaphore.Props) {
+			p.LockName, p.Rate = "", &semaphore.Rate{PerSecond: 1}
+			p.Locks = []semaphore.LockSpec{{LockName: "db"}, {LockNamePath: "$.region"}}
+		}), `semaphore: Props.Rate is not supported with Locks; remove it, or use a single lock, got set`},
+		{"a total limit under Poll", valid(func(p *semaphore.Props) {
+			p.LockName, p.LockNamePath, p.TotalLimit, p.WaitStrategy = "", "$.tenant", 12, semaphore.WaitPoll
+		}), `semaphore: Props.WaitStrategy must be "Callback" with TotalLimit, got "Poll"`},
+		{"several locks with a bad path", valid(func(p *semaphore.Props) {
+			p.LockName, p.Locks = "", []semaphore.LockSpec{{LockName: "db"}, {LockNamePath: "$.regions[*]"}}
+		}), `semaphore: Props.Locks[1].LockNamePath must be a "$." reference path such as "$.environment", got "$.regions[*]"`},
 		{"rate without a rate", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{Burst: 5} }),
 			"semaphore: Props.Rate.PerSecond must be from one a day (1/86400) to 1000 permits a second, got 0"},
 		{"rate with an unknown mode", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{PerSecond: 2, Mode: "Drop"} }),

@@ -30,11 +30,13 @@ type Semaphore interface {
 	StateMachine() awsstepfunctions.StateMachine
 	// LogGroup returns the log group of the executions, or nil when logging is off.
 	LogGroup() awslogs.ILogGroup
-	// LockName returns the fixed lock name, or "" when the name is read from LockNamePath.
+	// LockName returns the fixed lock name, or "" when the name is read from LockNamePath or
+	// the semaphore holds several locks (Props.Locks).
 	LockName() string
 	// LockNamePath returns the path of the lock name in the execution input, or "".
 	LockNamePath() string
-	// Limit returns the number of slots per lock.
+	// Limit returns the number of slots per lock (with Props.Locks, that of each LockSpec
+	// without its own; with Props.TotalLimit, per key).
 	Limit() int
 	// Cleanup returns the Cleanup construct, or nil when Props.Cleanup is false.
 	Cleanup() cleanup.Cleanup
@@ -162,6 +164,9 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 			Table:             s.table,
 			LockName:          p.LockName,
 			LockNamePath:      p.LockNamePath,
+			Locks:             p.Locks,
+			TotalLimit:        p.TotalLimit,
+			TotalLockName:     p.TotalLockName,
 			Limit:             p.Limit,
 			HandOffFunction:   s.handOff,
 			ReconcileSchedule: p.ReconcileSchedule,

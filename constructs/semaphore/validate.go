@@ -45,6 +45,9 @@ func options(p *Props) machines.SemaphoreOptions {
 	return machines.SemaphoreOptions{
 		LockName:        p.LockName,
 		LockNamePath:    p.LockNamePath,
+		Locks:           p.Locks,
+		TotalLimit:      p.TotalLimit,
+		TotalLockName:   p.TotalLockName,
 		Limit:           p.Limit,
 		AcquireTimeout:  duration("AcquireTimeout", p.AcquireTimeout),
 		WaitMin:         duration("WaitMin", p.WaitMin),

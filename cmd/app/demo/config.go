@@ -94,6 +94,17 @@ type Config struct {
 	WaitStrategy semaphore.WaitStrategy
 	// Rate limits how often executions enter the work (semaphore.Props.Rate). Default: none.
 	Rate *semaphore.Rate
+	// Locks makes the semaphore hold several locks (semaphore.Props.Locks) in place of
+	// LockName, each with Limit slots unless it names its own. The deployed dowork function
+	// checks its slot with slot.Verify, which knows a single lock: run such a stack with a
+	// handler without the check, as the tests do. Default: none.
+	Locks []semaphore.LockSpec
+	// LockNamePath reads the lock name from the input (semaphore.Props.LockNamePath) in place
+	// of LockName. Default: none.
+	LockNamePath string
+	// TotalLimit caps the executions of all keys of LockNamePath together
+	// (semaphore.Props.TotalLimit). Default: none.
+	TotalLimit int
 }
 
 // DefaultWaitStrategy is the demo's wait strategy: the construct's default.

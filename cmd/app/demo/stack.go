@@ -85,8 +85,15 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		fnProps.ReservedConcurrentExecutions = jsii.Number(cfg.ReservedConcurrency)
 	}
 	fn := golambda.New(s, jsii.String(cfg.Prefix+DoWorkID), fnProps)
+	lockName := cfg.LockName
+	if len(cfg.Locks) > 0 || cfg.LockNamePath != "" {
+		lockName = ""
+	}
 	sem := semaphore.New(s, jsii.String(cfg.Prefix+SemaphoreID), &semaphore.Props{
-		LockName:     cfg.LockName,
+		LockName:     lockName,
+		LockNamePath: cfg.LockNamePath,
+		Locks:        cfg.Locks,
+		TotalLimit:   cfg.TotalLimit,
 		Limit:        cfg.Limit,
 		WorkFunction: fn,
 		WaitStrategy: cfg.WaitStrategy,
