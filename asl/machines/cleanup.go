@@ -84,17 +84,8 @@ func Cleanup(opts CleanupOptions) (*asl.StateMachine, error) {
 	if err != nil {
 		return nil, err
 	}
-	states := asl.States{
-		checkEvent(),
-		malformedEvent(),
-		describeExecution(StateStillRunning),
-		executionNotFound(),
-		{Name: StateStillRunning, State: &asl.Choice{
-			Choices: []*asl.ChoiceRule{{Variable: "$.execution.status", Operator: "StringEquals", Value: ExecutionStatusRunning, Next: StateNothingToRelease}},
-			Default: firstLockNameState(o, StatePrepareRelease),
-		}},
-		{Name: StateNothingToRelease, State: &asl.Succeed{}},
-	}
+	states := append(describedExecution(StateStillRunning, StateNothingToRelease, firstLockNameState(o, StatePrepareRelease)),
+		asl.NamedState{Name: StateNothingToRelease, State: &asl.Succeed{}})
 	states = append(states, recoverLockName(o, StatePrepareRelease, StateNothingToRelease)...)
 	states = append(states,
 		asl.NamedState{Name: StatePrepareRelease, State: prepareHolder(o, StateReleaseHolder)},
@@ -135,6 +126,22 @@ func lockDescription(o CleanupOptions) string {
 
 // checkEvent rejects events without a string detail.executionArn; rules are tried in order, so
 // IsString never sees a missing value.
+// describedExecution are the first states of the cleanup and the redrive guard: check the
+// status-change event, describe its execution, and the Choice named choice that goes on to
+// running while the execution is RUNNING, else to otherwise.
+func describedExecution(choice, running, otherwise string) asl.States {
+	return asl.States{
+		checkEvent(),
+		malformedEvent(),
+		describeExecution(choice),
+		executionNotFound(),
+		{Name: choice, State: &asl.Choice{
+			Choices: []*asl.ChoiceRule{{Variable: "$.execution.status", Operator: "StringEquals", Value: ExecutionStatusRunning, Next: running}},
+			Default: otherwise,
+		}},
+	}
+}
+
 func checkEvent() asl.NamedState {
 	return asl.NamedState{Name: StateCheckEvent, State: &asl.Choice{
 		Choices: []*asl.ChoiceRule{

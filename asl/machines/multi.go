@@ -390,15 +390,7 @@ func multiCleanup(o CleanupOptions, total *totalCap) (*asl.StateMachine, error) 
 	}
 	items := lockItems()
 	items["executionArn.$"] = "$.executionArn"
-	states := asl.States{
-		checkEvent(),
-		malformedEvent(),
-		describeExecution(StateStillRunning),
-		executionNotFound(),
-		{Name: StateStillRunning, State: &asl.Choice{
-			Choices: []*asl.ChoiceRule{{Variable: "$.execution.status", Operator: "StringEquals", Value: ExecutionStatusRunning, Next: StateNothingToRelease}},
-			Default: StateReadLocks,
-		}},
+	states := append(describedExecution(StateStillRunning, StateNothingToRelease, StateReadLocks), asl.States{
 		{Name: StateNothingToRelease, State: &asl.Succeed{}},
 		{Name: StateReadLocks, State: &asl.Pass{
 			Transition: asl.Next(StatePrepareLocks),
@@ -424,7 +416,7 @@ func multiCleanup(o CleanupOptions, total *totalCap) (*asl.StateMachine, error) 
 		}},
 		{Name: StateReleased, State: &asl.Succeed{}},
 		{Name: StateLockTableError, State: &asl.Fail{Error: ErrorLockTable, CausePath: "$.lockTableError.Cause"}},
-	}
+	}...)
 	m := &asl.StateMachine{
 		Comment: fmt.Sprintf("Turnstile cleanup: free the slots of the %d locks held by an execution that ended without releasing them.", len(o.Locks)),
 		StartAt: StateCheckEvent,
@@ -444,19 +436,11 @@ func multiRedriveGuard(o CleanupOptions) (*asl.StateMachine, error) {
 	stop.Parameters.(map[string]any)["ExecutionArn.$"] = "$.execution.executionArn"
 	stop.Parameters.(map[string]any)["Cause"] = fmt.Sprintf("the execution was redriven, and a semaphore with %d locks cannot take them back for it in order: "+
 		"it was stopped so that its work does not run without its slots, and the cleanup frees what it held; start a new execution instead", len(o.Locks))
-	states := asl.States{
-		checkEvent(),
-		malformedEvent(),
-		describeExecution(StateStillRunningGuard),
-		executionNotFound(),
-		{Name: StateStillRunningGuard, State: &asl.Choice{
-			Choices: []*asl.ChoiceRule{{Variable: "$.execution.status", Operator: "StringEquals", Value: ExecutionStatusRunning, Next: StateStopRedriven}},
-			Default: StateNotRunning,
-		}},
-		{Name: StateNotRunning, State: &asl.Succeed{}},
-		{Name: StateStopRedriven, State: stop},
-		{Name: StateStopped, State: &asl.Succeed{}},
-	}
+	states := append(describedExecution(StateStillRunningGuard, StateStopRedriven, StateNotRunning),
+		asl.NamedState{Name: StateNotRunning, State: &asl.Succeed{}},
+		asl.NamedState{Name: StateStopRedriven, State: stop},
+		asl.NamedState{Name: StateStopped, State: &asl.Succeed{}},
+	)
 	m := &asl.StateMachine{
 		Comment: fmt.Sprintf("Turnstile redrive guard: a redriven execution of a semaphore with %d locks is stopped.", len(o.Locks)),
 		StartAt: StateCheckEvent,

@@ -33,17 +33,8 @@ func RedriveGuard(opts CleanupOptions) (*asl.StateMachine, error) {
 	if err != nil {
 		return nil, err
 	}
-	states := asl.States{
-		checkEvent(),
-		malformedEvent(),
-		describeExecution(StateStillRunningGuard),
-		executionNotFound(),
-		{Name: StateStillRunningGuard, State: &asl.Choice{
-			Choices: []*asl.ChoiceRule{{Variable: "$.execution.status", Operator: "StringEquals", Value: ExecutionStatusRunning, Next: firstLockNameState(o, StatePrepareRelease)}},
-			Default: StateNotRunning,
-		}},
-		{Name: StateNotRunning, State: &asl.Succeed{}},
-	}
+	states := append(describedExecution(StateStillRunningGuard, firstLockNameState(o, StatePrepareRelease), StateNotRunning),
+		asl.NamedState{Name: StateNotRunning, State: &asl.Succeed{}})
 	states = append(states, recoverLockName(o, StatePrepareRelease, StateNotRunning)...)
 	states = append(states,
 		asl.NamedState{Name: StatePrepareRelease, State: prepareHolder(o, StateReacquireSlot)},
