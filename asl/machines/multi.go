@@ -172,16 +172,7 @@ func multiSemaphore(o SemaphoreOptions, total *totalCap) (*asl.StateMachine, err
 	runWork := states.Get(StateRunWork).(*asl.Parallel)
 	runWork.Transition = asl.Next(StateReleaseLocks)
 	runWork.Catch[0].Next = StateReleaseLocksAfterFailure
-	m := &asl.StateMachine{
-		Comment:        b.multiComment(total),
-		StartAt:        start,
-		TimeoutSeconds: asl.Int(seconds(o.Timeout)),
-		States:         states,
-	}
-	if err := m.Validate(); err != nil {
-		return nil, &OptionError{Field: "Work", Value: strconv.Quote(o.Work.StartAt), Problem: "must fit in the semaphore machine", Kind: ErrWork, Cause: err}
-	}
-	return m, nil
+	return b.machine(b.multiComment(total), start, states)
 }
 
 // lockNamePaths are the LockNamePaths of Locks, in order.

@@ -82,14 +82,20 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 		asl.NamedState{Name: StateLockTableError, State: b.lockTableError()},
 	)
 	states = b.withRateGate(states)
+	return b.machine(b.comment(), start, states)
+}
+
+// machine is the semaphore machine of states, checked: a Work whose states do not fit in it
+// (a name taken, a transition out of the graph) is an OptionError.
+func (b builder) machine(comment, start string, states asl.States) (*asl.StateMachine, error) {
 	m := &asl.StateMachine{
-		Comment:        b.comment(),
+		Comment:        comment,
 		StartAt:        start,
-		TimeoutSeconds: asl.Int(seconds(o.Timeout)),
+		TimeoutSeconds: asl.Int(seconds(b.o.Timeout)),
 		States:         states,
 	}
 	if err := m.Validate(); err != nil {
-		return nil, &OptionError{Field: "Work", Value: strconv.Quote(o.Work.StartAt), Problem: "must fit in the semaphore machine", Kind: ErrWork, Cause: err}
+		return nil, &OptionError{Field: "Work", Value: strconv.Quote(b.o.Work.StartAt), Problem: "must fit in the semaphore machine", Kind: ErrWork, Cause: err}
 	}
 	return m, nil
 }
