@@ -32,10 +32,13 @@ type Context struct {
 	Execution string
 	// Table is the lock table's name.
 	Table string
-	// Lock is the lock's name.
+	// Lock is the lock's name; empty when the execution holds several locks (Locks).
 	Lock string
-	// Limit is the lock's limit.
+	// Limit is the lock's limit; 0 when the execution holds several locks.
 	Limit int
+	// Locks is the number of locks the execution holds during its work when its semaphore
+	// has several (Locks or TotalLimit); 0 for a semaphore of one lock.
+	Locks int
 	// Redriven reports whether the execution was redriven (its redrive count is above 0, or
 	// unknown).
 	Redriven bool
@@ -53,13 +56,22 @@ func FromContext(ctx context.Context) (Context, error) {
 		Table:     custom[machines.ClientContextKeyTable],
 		Lock:      custom[machines.ClientContextKeyLock],
 	}
+	c.Redriven = custom[machines.ClientContextKeyRedriveCount] != "0"
+	if several, ok := custom[machines.ClientContextKeyLocks]; ok {
+		n, err := strconv.Atoi(several)
+		if c.Execution == "" || c.Table == "" || err != nil || n < 1 {
+			return Context{}, fmt.Errorf("%w: want the keys %s, %s and %s (a positive integer)", ErrNoSlotContext,
+				machines.ClientContextKeyExecution, machines.ClientContextKeyTable, machines.ClientContextKeyLocks)
+		}
+		c.Locks = n
+		return c, nil
+	}
 	limit, err := strconv.Atoi(custom[machines.ClientContextKeyLimit])
 	if c.Execution == "" || c.Table == "" || c.Lock == "" || err != nil || limit < 1 {
 		return Context{}, fmt.Errorf("%w: want the keys %s, %s, %s and %s (a positive integer)", ErrNoSlotContext,
 			machines.ClientContextKeyExecution, machines.ClientContextKeyTable, machines.ClientContextKeyLock, machines.ClientContextKeyLimit)
 	}
 	c.Limit = limit
-	c.Redriven = custom[machines.ClientContextKeyRedriveCount] != "0"
 	return c, nil
 }
 
@@ -68,7 +80,8 @@ func FromContext(ctx context.Context) (Context, error) {
 // lock, or when it has just taken a free one with the lock's own acquire transaction
 // (lock.Client.TryAcquire): what the redrive guard would do, done before the work starts rather
 // than after. Otherwise it returns an error that Lambda reports under the name ErrorNotHolder
-// (every slot is taken: a redrive after the execution's slot was freed) or ErrorNoSlotContext
+// (every slot is taken: a redrive after the execution's slot was freed; or a redriven
+// execution of a semaphore with several locks, which are not taken back) or ErrorNoSlotContext
 // (not invoked by a semaphore), or the DynamoDB error. It needs dynamodb:UpdateItem and
 // dynamodb:PutItem on the lock table (the transaction's two writes). *dynamodb.Client
 // satisfies lock.DynamoDBAPI.
@@ -81,6 +94,12 @@ func Verify(ctx context.Context, ddb lock.DynamoDBAPI) error {
 		// A never-redriven execution reaches its work only through the acquire, and its slot
 		// is freed only once it is no longer RUNNING: it holds one. Nothing to read.
 		return nil
+	}
+	if c.Locks > 0 {
+		// Several locks cannot be taken back in their order from the work; the redrive guard
+		// stops such an execution, and the cleanup frees what it still holds.
+		return messages.InvokeResponse_Error{Type: ErrorNotHolder, Message: fmt.Sprintf(
+			"the execution %s was redriven, and a semaphore with several locks does not take its %d locks back for it: start a new execution", c.Execution, c.Locks)}
 	}
 	locks, err := lock.New(c.Table, ddb, nil)
 	if err != nil {

@@ -117,3 +117,29 @@ func TestVerifyNeverRedrivenReadsNothing(t *testing.T) {
 		t.Errorf("Verify = %v, want nil without a request", err)
 	}
 }
+
+// TestVerifySeveralLocks: the context of a semaphore with several locks names their number
+// instead of a lock and a limit; a never-redriven execution passes without a request, a
+// redriven one is Turnstile.NotHolder (its locks cannot be taken back in order), and a number
+// that is not positive is Turnstile.NoSlotContext.
+func TestVerifySeveralLocks(t *testing.T) {
+	several := func(locks, redriveCount string) context.Context {
+		return lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{
+			ClientContext: lambdacontext.ClientContext{Custom: map[string]string{
+				machines.ClientContextKeyExecution: holder, machines.ClientContextKeyTable: "locks",
+				machines.ClientContextKeyLocks: locks, machines.ClientContextKeyRedriveCount: redriveCount,
+			}},
+		})
+	}
+	if err := slot.Verify(several("3", "0"), unreachable{}); err != nil {
+		t.Errorf("never redriven: %v, want nil without a request", err)
+	}
+	if err := slot.Verify(several("3", "1"), unreachable{}); errorName(err) != slot.ErrorNotHolder {
+		t.Errorf("redriven: %v, want %s", err, slot.ErrorNotHolder)
+	}
+	for _, locks := range []string{"0", "x", ""} {
+		if err := slot.Verify(several(locks, "0"), unreachable{}); errorName(err) != slot.ErrorNoSlotContext {
+			t.Errorf("%q locks: %v, want %s", locks, err, slot.ErrorNoSlotContext)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func (m *workMeter) wrap(h lambdafn.Handler) lambdafn.Handler {
 }
 
 // startMultiStack synthesizes the demo with several locks (Limit slots each) and starts it; the
-// dowork handler skips the slot check (it knows a single lock only) and reports to meter.
+// dowork handler (with its slot check) reports to meter.
 func startMultiStack(t *testing.T, cfg demo.Config, meter *workMeter, opts stack.Options) *stack.Stack {
 	t.Helper()
 	dir := t.TempDir()
@@ -97,13 +97,13 @@ func startMultiStack(t *testing.T, cfg demo.Config, meter *workMeter, opts stack
 		t.Fatalf("synthesize: %v", err)
 	}
 	handlers := simulate.Handlers()
+	doWork := handlers[demo.DoWorkPackage]
 	handlers[demo.DoWorkPackage] = func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
-		lookup := func(name string) (string, bool) { v, ok := fn.Environment[name]; return v, ok }
-		h, err := work.NewFromEnv(lookup, work.WithSleeper(env.Clock), work.WithRand(env.Rand))
+		h, err := doWork(fn, env)
 		if err != nil {
 			return nil, err
 		}
-		return meter.wrap(lambdafn.FromLambdaHandler(h.Handle)), nil
+		return meter.wrap(h), nil
 	}
 	opts.Seed, opts.Handlers = 5, handlers
 	st, err := stack.Start(context.Background(), dir, opts)

@@ -18,7 +18,6 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/emulator/template"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
-	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 	"github.com/turnstile-sfn/turnstile/lock"
 )
 
@@ -144,13 +143,12 @@ func runTotalCap(t *testing.T, cfg demo.Config, fair bool) {
 		t.Fatalf("synthesize: %v", err)
 	}
 	handlers := simulate.Handlers()
+	doWork := handlers[demo.DoWorkPackage]
 	handlers[demo.DoWorkPackage] = func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
-		lookup := func(name string) (string, bool) { v, ok := fn.Environment[name]; return v, ok }
-		h, err := work.NewFromEnv(lookup, work.WithSleeper(env.Clock), work.WithRand(env.Rand))
+		inner, err := doWork(fn, env)
 		if err != nil {
 			return nil, err
 		}
-		inner := lambdafn.FromLambdaHandler(h.Handle)
 		return func(ctx context.Context, payload []byte) ([]byte, error) {
 			var in struct {
 				Tenant string `json:"tenant"`

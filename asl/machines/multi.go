@@ -137,6 +137,11 @@ func jsonataString(s string) string {
 // total, when set, adds the key's gate and the total lock of a TotalLimit after the key's lock
 // (total.go): the gate is given back as soon as the total slot is taken.
 func multiSemaphore(o SemaphoreOptions, total *totalCap) (*asl.StateMachine, error) {
+	held := len(o.Locks)
+	if total != nil {
+		held++ // the total lock; the key's turn is given back before the work
+	}
+	o.Work = withSeveralLocksContext(o.Work, o, held)
 	b := builder{o}
 	var states asl.States
 	start := StatePrepareLocks

@@ -131,6 +131,10 @@ const (
 	// ClientContextKeyRedriveCount is the execution's redrive count ($$.Execution.RedriveCount),
 	// in decimal.
 	ClientContextKeyRedriveCount = "turnstileRedriveCount"
+	// ClientContextKeyLocks is, instead of a lock and a limit, the number of locks an
+	// execution of a semaphore with several locks (Locks, TotalLimit) holds during its work,
+	// in decimal (the locks it names; a name given twice in one input counts twice).
+	ClientContextKeyLocks = "turnstileLocks"
 )
 
 // Error names of the work-side slot check (package slot).
@@ -145,6 +149,28 @@ const (
 // client context package slot reads: the base64 of {"custom": {execution, table, lock, limit,
 // redrive count}}. Any other work graph is returned as it is.
 func withSlotContext(work *asl.Graph, o SemaphoreOptions) *asl.Graph {
+	lock := "States.JsonToString(" + o.LockNamePath + ")"
+	if o.LockNamePath == "" {
+		encoded, _ := json.Marshal(o.LockName) // a string always encodes
+		lock = intrinsicLiteral(string(encoded))
+	}
+	format := fmt.Sprintf(`\{"custom":\{"%s":"{}","%s":"{}","%s":{},"%s":"%d","%s":"{}"\}\}`,
+		ClientContextKeyExecution, ClientContextKeyTable, ClientContextKeyLock, ClientContextKeyLimit, o.Limit, ClientContextKeyRedriveCount)
+	return withClientContext(work, fmt.Sprintf("'%s', $$.Execution.Id, '%s', %s, $$.Execution.RedriveCount", format, o.TableName, lock))
+}
+
+// withSeveralLocksContext is withSlotContext for an execution that holds n locks at once
+// during its work: the context names the execution, the table, the number of locks
+// (ClientContextKeyLocks) and the redrive count, without a lock or a limit.
+func withSeveralLocksContext(work *asl.Graph, o SemaphoreOptions, n int) *asl.Graph {
+	format := fmt.Sprintf(`\{"custom":\{"%s":"{}","%s":"{}","%s":"%d","%s":"{}"\}\}`,
+		ClientContextKeyExecution, ClientContextKeyTable, ClientContextKeyLocks, n, ClientContextKeyRedriveCount)
+	return withClientContext(work, fmt.Sprintf("'%s', $$.Execution.Id, '%s', $$.Execution.RedriveCount", format, o.TableName))
+}
+
+// withClientContext returns the work graph with, when it is a LambdaWork graph, ClientContext
+// set to the base64 of States.Format(format and args). Any other work graph is returned as it is.
+func withClientContext(work *asl.Graph, formatAndArgs string) *asl.Graph {
 	if len(work.States) != 1 || work.States[0].Name != StateInvokeWorkFunction {
 		return work
 	}
@@ -156,16 +182,9 @@ func withSlotContext(work *asl.Graph, o SemaphoreOptions) *asl.Graph {
 	if !ok {
 		return work
 	}
-	lock := "States.JsonToString(" + o.LockNamePath + ")"
-	if o.LockNamePath == "" {
-		encoded, _ := json.Marshal(o.LockName) // a string always encodes
-		lock = intrinsicLiteral(string(encoded))
-	}
-	format := fmt.Sprintf(`\{"custom":\{"%s":"{}","%s":"{}","%s":{},"%s":"%d","%s":"{}"\}\}`,
-		ClientContextKeyExecution, ClientContextKeyTable, ClientContextKeyLock, ClientContextKeyLimit, o.Limit, ClientContextKeyRedriveCount)
 	clone := *task
 	params = maps.Clone(params)
-	params["ClientContext.$"] = fmt.Sprintf("States.Base64Encode(States.Format('%s', $$.Execution.Id, '%s', %s, $$.Execution.RedriveCount))", format, o.TableName, lock)
+	params["ClientContext.$"] = "States.Base64Encode(States.Format(" + formatAndArgs + "))"
 	clone.Parameters = params
 	return &asl.Graph{StartAt: work.StartAt, States: asl.States{{Name: StateInvokeWorkFunction, State: &clone}}}
 }

@@ -115,7 +115,8 @@ type Props struct {
 	// AcquireTimeout (Timeout must exceed AcquireTimeout times the number of locks). Every lock
 	// is given back after the work, whether it succeeded or failed, and by the cleanup; a
 	// redriven execution is stopped (Turnstile.RedriveWithoutSlot). Each lock waits with
-	// WaitStrategy. It needs no Rate, and the work gets no slot context (package slot).
+	// WaitStrategy. It needs no Rate; the work's slot.Verify passes unless the execution was
+	// redriven (package slot).
 	// Default: none; one of LockName, LockNamePath and Locks is required.
 	Locks []LockSpec
 	// TotalLimit caps the executions that run the work at once across all the keys of
