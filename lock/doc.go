@@ -88,4 +88,13 @@
 // other and admits the oldest waiter. A woken waiter whose execution is dead gives its slot on
 // at once; a waiter whose wake-up was lost finds its slot when its task times out and it parks
 // again (Again).
+//
+// # Priorities
+//
+// A semaphore with priorities parks each waiter under Place(ticket, priority, ageing) instead
+// of its ticket: the waiter item's sort key still orders the queue, so everything above holds
+// with "place" for "ticket" (the oldest waiter is the one with the lowest place), and the costs
+// do not change. Higher priorities come first, first in, first out within a priority; the
+// ageing step bounds the overtaking (see Place): a waiter of priority p is overtaken by at most
+// (q-p)·ageing later arrivals of each priority q above it.
 package lock

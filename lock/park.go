@@ -18,8 +18,8 @@ type ParkRequest struct {
 	Limit int
 	// Execution is the parking execution's ARN.
 	Execution string
-	// Ticket is the execution's ticket, drawn before it parked (DrawTicketUpdate): its place
-	// in the queue.
+	// Ticket is the execution's place in the queue: its ticket, drawn before it parked
+	// (DrawTicketUpdate), or on a lock with priorities Place of the ticket.
 	Ticket int64
 	// Token is the parked task's token.
 	Token string

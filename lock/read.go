@@ -27,7 +27,7 @@ func (c *Client) Holds(ctx context.Context, lock, execution string) (bool, error
 
 // Leave takes a waiting execution out of the queue (it gives up waiting). When it was handed
 // a slot meanwhile, the slot goes on as Release gives it: nothing is kept by an execution that
-// leaves.
+// leaves. ticket is its place in the queue, as it parked (ParkRequest.Ticket).
 func (c *Client) Leave(ctx context.Context, lock, execution string, ticket int64, limit int) (ReleaseResult, error) {
 	if lock == "" || execution == "" || ticket < 1 {
 		return ReleaseResult{}, fmt.Errorf("%w: leave needs a lock name, an execution and its ticket", ErrInvalidRequest)
