@@ -104,6 +104,8 @@ func (b builder) handOff(next string, afterFailure bool) *asl.Task {
 	}
 	payload := b.handOffPayload(HandOffActionRelease)
 	delete(payload, "ticket.$")
+	delete(payload, "priority.$")
+	delete(payload, "priorityAgeing")
 	return &asl.Task{
 		Transition: asl.Next(next),
 		Resource:   ResourceLambdaInvoke,
@@ -116,13 +118,18 @@ func (b builder) handOff(next string, afterFailure bool) *asl.Task {
 
 // handOffPayload is the hand-off function's payload for action, for this execution.
 func (b builder) handOffPayload(action string) map[string]any {
-	return map[string]any{
+	payload := map[string]any{
 		"action":         action,
 		"lockName.$":     "$.lockName",
 		"limit":          b.o.Limit,
 		"executionArn.$": "$$.Execution.Id",
 		"ticket.$":       "$.ticket.n",
 	}
+	if b.o.PriorityPath != "" {
+		payload["priority.$"] = "$.priority.level"
+		payload["priorityAgeing"] = b.o.PriorityAgeing
+	}
+	return payload
 }
 
 // handOffRetry retries the Lambda service's transient errors, Lambda.Unknown (the function timed

@@ -64,7 +64,8 @@ const (
 // StateNames returns the names of every state a semaphore machine may have, in rendering order.
 func StateNames() []string {
 	return []string{
-		StateCheckLockName, StateInvalidLockName, StateReservedLockName, StatePrepareAcquire, StateTakeTicket, StateAcquireSlot,
+		StateCheckLockName, StateInvalidLockName, StateReservedLockName, StatePrepareAcquire,
+		StateCheckPriority, StateDefaultPriority, StateReadPriority, StateInvalidPriority, StateTakeTicket, StateAcquireSlot,
 		StateCheckHolder, StateSlotHeld, StateCountWait, StateWaitForSlot,
 		StateWaitInQueue, StateLeaveQueue, StateAcquireTimedOut,
 		StateTakeRatePermit, StateRestartRate, StateRetakeRatePermit, StateWaitForRateSlot,

@@ -65,6 +65,19 @@ type SemaphoreOptions struct {
 	// Rate limits how often executions enter the work, per lock name (see RateOptions).
 	// Default: nil, no rate limit.
 	Rate *RateOptions
+	// PriorityPath reads the execution's priority from the execution input, e.g. "$.priority":
+	// an integer from MinPriority (0) to MaxPriority (9); higher priorities are admitted
+	// first, first in first out within a priority, and PriorityAgeing bounds the overtaking.
+	// An input without it has DefaultPriority; anything else there fails the execution with
+	// ErrorInvalidPriority. A "$." reference path like LockNamePath; Callback strategy only.
+	// Default: none, first in first out.
+	PriorityPath string
+	// PriorityAgeing is the ageing step of priorities (lock.Place): a waiter of priority p is
+	// overtaken by at most (q-p)·PriorityAgeing executions of each priority q > p that queued
+	// after it; an execution of priority q overtakes every waiter of priority p < q that
+	// queued fewer than (q-p)·PriorityAgeing executions before it. 1 to MaxPriorityAgeing,
+	// with PriorityPath only. Default: DefaultPriorityAgeing.
+	PriorityAgeing int
 }
 
 // withDefaults returns a copy of o with the defaults filled in.
@@ -94,12 +107,15 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 		o.CallbackTimeout = min(DefaultCallbackTimeout, o.AcquireTimeout)
 	}
 	o.Rate = o.Rate.withDefaults()
+	if o.PriorityPath != "" && o.PriorityAgeing == 0 {
+		o.PriorityAgeing = DefaultPriorityAgeing
+	}
 	return o
 }
 
 // validate checks options that already have their defaults, returning the first problem.
 func (o SemaphoreOptions) validate() error {
-	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate}
+	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate, o.checkPriority}
 	for _, check := range checks {
 		if err := check(); err != nil {
 			return err

@@ -33,6 +33,9 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 	}
 	callback := o.WaitStrategy == WaitCallback
 	states = append(states, asl.NamedState{Name: StatePrepareAcquire, State: b.prepareAcquire()})
+	if b.o.PriorityPath != "" {
+		states = append(states, b.priorityStates()...)
+	}
 	if callback {
 		states = append(states,
 			asl.NamedState{Name: StateTakeTicket, State: b.ref().drawTicketTask(StateWaitInQueue)},
@@ -132,7 +135,10 @@ func (b builder) prepareAcquire() *asl.Pass {
 		params["lockName"] = b.o.LockName
 	}
 	next := StateAcquireSlot
-	if b.o.WaitStrategy == WaitCallback {
+	switch {
+	case b.o.PriorityPath != "":
+		next = StateCheckPriority
+	case b.o.WaitStrategy == WaitCallback:
 		next = StateTakeTicket
 	}
 	return &asl.Pass{Transition: asl.Next(next), Parameters: params}
