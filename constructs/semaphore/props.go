@@ -50,6 +50,14 @@ const (
 	HandOffPackage = "github.com/turnstile-sfn/turnstile/lambdas/handoff"
 	// DefaultCallbackTimeout is how long a parked waiter sleeps before it re-checks on its own.
 	DefaultCallbackTimeout = machines.DefaultCallbackTimeout
+	// MinPriority and MaxPriority bound an execution's priority (PriorityPath).
+	MinPriority = machines.MinPriority
+	// MaxPriority is the highest priority, admitted first.
+	MaxPriority = machines.MaxPriority
+	// DefaultPriority is the priority of an execution whose input has none at PriorityPath.
+	DefaultPriority = machines.DefaultPriority
+	// DefaultPriorityAgeing is the ageing step of priorities (PriorityAgeing).
+	DefaultPriorityAgeing = machines.DefaultPriorityAgeing
 	// DefaultWaitStrategy is the wait strategy of a Semaphore whose props name none. Measured
 	// on the original demo (README, "Waiting for a slot"), it hands a freed slot on within
 	// a tenth of a second for a thirtieth of Poll's state transitions.
@@ -157,6 +165,19 @@ type Props struct {
 	// name with the prefix "rate#" (a lock name may then not begin with it).
 	// Default: none, no rate limit.
 	Rate *Rate
+	// PriorityPath reads each execution's priority from its input, e.g. "$.priority": an
+	// integer from MinPriority (0) to MaxPriority (9). Waiters are admitted highest priority
+	// first, first in first out within a priority, and PriorityAgeing bounds how far they are
+	// overtaken. An input without a value there has DefaultPriority (0); any other value fails
+	// the execution with Turnstile.InvalidPriority before it waits. WaitCallback only: Poll
+	// has no queue to order.
+	// Default: none, first in first out.
+	PriorityPath string
+	// PriorityAgeing is how many later arrivals age a waiter by one priority: a waiter of
+	// priority p is overtaken by at most (q-p)·PriorityAgeing executions of each priority q
+	// above it that queued after it, so none starves. With PriorityPath only.
+	// Default: DefaultPriorityAgeing (100).
+	PriorityAgeing int
 
 	// Logging sends every execution event (level ALL, with execution data) to LogGroup.
 	// Default: true.

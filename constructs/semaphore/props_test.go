@@ -57,6 +57,12 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 		{"wait bounds crossed", valid(func(p *semaphore.Props) {
 			p.WaitMin, p.WaitMax = awscdk.Duration_Seconds(jsii.Number(8)), awscdk.Duration_Seconds(jsii.Number(2))
 		}), "semaphore: Props.WaitMax must be greater than WaitMin (8s), got 2s"},
+		{"priorities under Poll", valid(func(p *semaphore.Props) { p.WaitStrategy, p.PriorityPath = semaphore.WaitPoll, "$.priority" }),
+			`semaphore: Props.PriorityPath applies to WaitStrategy "Callback" only (Poll has no queue to order); set WaitStrategy to "Callback", got "$.priority"`},
+		{"priority ageing out of range", valid(func(p *semaphore.Props) { p.PriorityPath, p.PriorityAgeing = "$.priority", -5 }),
+			"semaphore: Props.PriorityAgeing must be 1 to 1000000, got -5"},
+		{"priority ageing without priorities", valid(func(p *semaphore.Props) { p.PriorityAgeing = 5 }),
+			"semaphore: Props.PriorityAgeing applies with PriorityPath only; remove it, or set PriorityPath, got 5"},
 		{"rate without a rate", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{Burst: 5} }),
 			"semaphore: Props.Rate.PerSecond must be from one a day (1/86400) to 1000 permits a second, got 0"},
 		{"rate with an unknown mode", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{PerSecond: 2, Mode: "Drop"} }),
@@ -75,6 +81,28 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 	}
 	if children := len(*stack.Node().Children()); children != 3 {
 		t.Errorf("the stack has %d children, want 3 (Fn, Child, Acquire Slot): an invalid semaphore joined the tree", children)
+	}
+}
+
+// TestPriorityProps: PriorityPath and PriorityAgeing reach the machine: its park payload
+// carries the priority and the ageing step, the default when PriorityAgeing is unset.
+func TestPriorityProps(t *testing.T) {
+	app := awscdk.NewApp(nil)
+	stack := awscdk.NewStack(app, jsii.String("Priorities"), nil)
+	fn := awslambda.Function_FromFunctionArn(stack, jsii.String("Fn"), jsii.String("arn:aws:lambda:us-east-1:123456789012:function:work"))
+	for i, tc := range []struct{ ageing, want int }{{0, semaphore.DefaultPriorityAgeing}, {7, 7}} {
+		s := semaphore.New(stack, jsii.String(fmt.Sprintf("Semaphore%d", i)), &semaphore.Props{
+			LockName: "Jobs", Limit: 2, WorkFunction: fn, PriorityPath: "$.priority", PriorityAgeing: tc.ageing, Cleanup: jsii.Bool(false),
+		})
+		def, err := s.Definition().Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range []string{`"Check Priority"`, `"priority.$":"$.priority.level"`, fmt.Sprintf(`"priorityAgeing":%d`, tc.want)} {
+			if !strings.Contains(string(def), part) {
+				t.Errorf("ageing %d: the definition lacks %s", tc.ageing, part)
+			}
+		}
 	}
 }
 
