@@ -92,3 +92,19 @@ func (b builder) priorityStates() asl.States {
 		}},
 	}
 }
+
+// SemaphorePriorityPath reads back where a semaphore machine Semaphore generated takes its
+// priority from: its PriorityPath, or "" for a machine without priorities (or no semaphore).
+func SemaphorePriorityPath(m *asl.StateMachine) string {
+	read, ok := m.States.Get(StateReadPriority).(*asl.Pass)
+	if !ok {
+		return ""
+	}
+	params, _ := read.Parameters.(map[string]any)
+	p, _ := params["level.$"].(string)
+	rest, ok := strings.CutPrefix(p, "$$.Execution.Input")
+	if !ok {
+		return ""
+	}
+	return "$" + rest
+}
