@@ -261,6 +261,11 @@ func (q *queueRun) execution(ctx context.Context, c *queueClient, e string) erro
 	if err != nil {
 		return err
 	}
+	if q.cfg.QueuePriorityAgeing > 0 {
+		// It waits, and is recorded, under its place: the FIFO model then checks the order
+		// priorities promise.
+		ticket = lock.Place(ticket, c.random.IntN(lock.MaxPriority+1), q.cfg.QueuePriorityAgeing)
+	}
 	woken := q.board.register(e)
 	defer q.board.forget(e)
 	parked, parkCall, err := q.do(c, semcheck.Park(e, ticket), func(again bool) (semcheck.QueueOutput, error) {
