@@ -51,6 +51,9 @@ type Report struct {
 	// AdmissionOrderInversions counts, per lock, the waiters admitted from the queue before a
 	// waiter that had joined it earlier: 0 means admission order equals enqueue order.
 	AdmissionOrderInversions int `json:"admissionOrderInversions"`
+	// Priorities is, with priorities, the order in which waiters of different priorities were
+	// admitted against the order lock.Place promises; nil without priorities.
+	Priorities *PriorityOrder `json:"priorities,omitempty"`
 	// Capacity is the lock table's consumed capacity per execution, from CloudWatch; nil when
 	// the runner had no CloudWatch client or no lock table.
 	Capacity *capacity.PerExecution `json:"capacity,omitempty"`
@@ -100,6 +103,7 @@ func newReport(cfg Config, traces []*Trace) *Report {
 	r.WaitForSlot = statsOf(waits)
 	r.HandOff = statsOf(handOffs(traces))
 	r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions = admissionOrder(traces)
+	r.Priorities = priorityOrder(traces)
 	if n := len(traces); n > 0 {
 		r.TransitionsPerExecution = float64(transitions) / float64(n)
 		r.DynamoDBRequestsPerExecution = float64(requests) / float64(n)
