@@ -88,6 +88,20 @@ func printReport(tw *tabwriter.Writer, r *runner.Report) {
 		}
 		fmt.Fprintf(tw, "Wait queue\t%d queued, %d admitted from the queue, %d out of enqueue order, %d left\t%s\n", r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft, order)
 	}
+	if p := r.Priorities; p != nil {
+		promise := "ok"
+		if p.AgainstPromise > 0 {
+			promise = "BROKEN"
+		}
+		levels := slices.Sorted(maps.Keys(p.Waiters))
+		var by []string
+		for _, l := range levels {
+			by = append(by, fmt.Sprintf("priority %d: %d", l, p.Waiters[l]))
+		}
+		fmt.Fprintf(tw, "Priorities, waiters admitted\t%s\t\n", strings.Join(by, ", "))
+		fmt.Fprintf(tw, "Priorities, pairs (lower queued first)\t%d: %d higher admitted first, %d lower first as ageing bounds it, %d simultaneous, %d against the promise\t%s\n",
+			p.Pairs, p.HigherFirst, p.AgedFirst, p.Simultaneous, p.AgainstPromise, promise)
+	}
 }
 
 // printCapacity renders the capacity figures, in the words every report uses.

@@ -50,7 +50,7 @@ const (
 	HandOffPackage = "github.com/turnstile-sfn/turnstile/lambdas/handoff"
 	// DefaultCallbackTimeout is how long a parked waiter sleeps before it re-checks on its own.
 	DefaultCallbackTimeout = machines.DefaultCallbackTimeout
-	// MinPriority and MaxPriority bound an execution's priority (PriorityPath).
+	// MinPriority is the lowest priority of an execution (PriorityPath).
 	MinPriority = machines.MinPriority
 	// MaxPriority is the highest priority, admitted first.
 	MaxPriority = machines.MaxPriority
@@ -58,6 +58,8 @@ const (
 	DefaultPriority = machines.DefaultPriority
 	// DefaultPriorityAgeing is the ageing step of priorities (PriorityAgeing).
 	DefaultPriorityAgeing = machines.DefaultPriorityAgeing
+	// MaxPriorityAgeing is the largest PriorityAgeing.
+	MaxPriorityAgeing = machines.MaxPriorityAgeing
 	// DefaultWaitStrategy is the wait strategy of a Semaphore whose props name none. Measured
 	// on the original demo (README, "Waiting for a slot"), it hands a freed slot on within
 	// a tenth of a second for a thirtieth of Poll's state transitions.

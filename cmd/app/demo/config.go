@@ -34,6 +34,9 @@ const (
 	ContextFailureRate = "failureRate"
 	// ContextWaitStrategy is how executions wait for a slot: "Poll" or "Callback".
 	ContextWaitStrategy = "waitStrategy"
+	// ContextPriorityAgeing, above 0, gives the semaphore priorities read from DemoPriorityPath
+	// with this ageing step (semaphore.Props.PriorityAgeing); Callback only.
+	ContextPriorityAgeing = "priorityAgeing"
 	// ContextRate limits how often executions enter the work, as ParseRate reads it ("2/s").
 	ContextRate = "rate"
 )
@@ -94,7 +97,13 @@ type Config struct {
 	WaitStrategy semaphore.WaitStrategy
 	// Rate limits how often executions enter the work (semaphore.Props.Rate). Default: none.
 	Rate *semaphore.Rate
+	// PriorityAgeing, above 0, gives the semaphore priorities: PriorityPath DemoPriorityPath,
+	// with this PriorityAgeing. Default: 0, first in first out.
+	PriorityAgeing int
 }
+
+// DemoPriorityPath is where the demo's executions give their priority, with PriorityAgeing.
+const DemoPriorityPath = "$.priority"
 
 // DefaultWaitStrategy is the demo's wait strategy: the construct's default.
 const DefaultWaitStrategy = semaphore.DefaultWaitStrategy
@@ -142,6 +151,9 @@ func ConfigFromContext(node constructs.Node) (Config, error) {
 		s, err = text(ContextWaitStrategy, v)
 		cfg.WaitStrategy = semaphore.WaitStrategy(s)
 	}
+	if v := get(ContextPriorityAgeing); v != nil && err == nil {
+		cfg.PriorityAgeing, err = integer(ContextPriorityAgeing, v)
+	}
 	if v := get(ContextRate); v != nil && err == nil {
 		var s string
 		if s, err = text(ContextRate, v); err == nil {
@@ -175,6 +187,10 @@ func (c Config) Validate() error {
 			return &ContextError{Key: ContextRate, Value: oe.Value, Problem: "has a " + strings.TrimPrefix(oe.Field, "Rate.") + " that " + oe.Problem}
 		}
 		return &ContextError{Key: ContextRate, Value: *c.Rate, Problem: c.Rate.Validate().Error()}
+	case c.PriorityAgeing < 0 || c.PriorityAgeing > semaphore.MaxPriorityAgeing:
+		return &ContextError{Key: ContextPriorityAgeing, Value: c.PriorityAgeing, Problem: fmt.Sprintf("must be an integer from 1 to %d (0 or absent: no priorities)", semaphore.MaxPriorityAgeing)}
+	case c.PriorityAgeing > 0 && c.WaitStrategy != semaphore.WaitCallback:
+		return &ContextError{Key: ContextPriorityAgeing, Value: c.PriorityAgeing, Problem: `needs waitStrategy "Callback": Poll has no queue to order`}
 	case c.ReservedConcurrency < 0:
 		return &ContextError{Key: ContextReservedConcurrency, Value: c.ReservedConcurrency, Problem: "must be a positive integer (0 or absent: no reservation)"}
 	}

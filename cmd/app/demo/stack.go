@@ -85,13 +85,17 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		fnProps.ReservedConcurrentExecutions = jsii.Number(cfg.ReservedConcurrency)
 	}
 	fn := golambda.New(s, jsii.String(cfg.Prefix+DoWorkID), fnProps)
-	sem := semaphore.New(s, jsii.String(cfg.Prefix+SemaphoreID), &semaphore.Props{
+	props := &semaphore.Props{
 		LockName:     cfg.LockName,
 		Limit:        cfg.Limit,
 		WorkFunction: fn,
 		WaitStrategy: cfg.WaitStrategy,
 		Rate:         cfg.Rate,
-	})
+	}
+	if cfg.PriorityAgeing > 0 {
+		props.PriorityPath, props.PriorityAgeing = DemoPriorityPath, cfg.PriorityAgeing
+	}
+	sem := semaphore.New(s, jsii.String(cfg.Prefix+SemaphoreID), props)
 
 	// The load test, deployed beside the semaphore: it starts executions, reads their histories
 	// and the lock table, and returns its report (invoke it with a runner.Config as the event).
