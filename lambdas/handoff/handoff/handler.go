@@ -2,8 +2,10 @@ package handoff
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/aws/aws-lambda-go/lambda/messages"
 
@@ -31,6 +33,9 @@ type Request struct {
 	Priority *int `json:"priority,omitempty"`
 	// PriorityAgeing is the ageing step of lock.Place, sent with Priority.
 	PriorityAgeing int64 `json:"priorityAgeing,omitempty"`
+	// Weight is how many slots the execution takes (park only), sent by a semaphore with
+	// weighted permits: a whole number from 1 to the limit. Empty means 1.
+	Weight json.Number `json:"weight,omitempty"`
 	// TaskToken is the parked task's token (park only).
 	TaskToken string `json:"taskToken,omitempty"`
 	// RetryCount is the park task's $$.State.RetryCount: above 0, the execution parks again.
@@ -73,12 +78,16 @@ func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, named(err)
 	}
+	weight, err := req.weight()
+	if err != nil {
+		return Response{}, named(err)
+	}
 	switch req.Action {
 	case machines.HandOffActionPark:
 		var p lock.ParkResult
 		p, err = h.locks.Park(ctx, lock.ParkRequest{
 			Lock: req.LockName, Limit: req.Limit, Execution: req.ExecutionArn,
-			Ticket: place, Token: req.TaskToken, Again: req.RetryCount > 0,
+			Ticket: place, Token: req.TaskToken, Again: req.RetryCount > 0, Weight: weight,
 		})
 		res.Park = &p
 	case machines.HandOffActionRelease:
@@ -113,6 +122,18 @@ func (req Request) place() (int64, error) {
 		return 0, err
 	}
 	return lock.Place(req.Ticket, *req.Priority, req.PriorityAgeing), nil
+}
+
+// weight is the execution's weight, 0 when the request has none.
+func (req Request) weight() (int, error) {
+	if req.Weight == "" {
+		return 0, nil
+	}
+	w, err := strconv.Atoi(string(req.Weight))
+	if err != nil || w < 1 {
+		return 0, fmt.Errorf("%w: weight %s is not a whole number of at least 1", lock.ErrInvalidRequest, req.Weight)
+	}
+	return w, nil
 }
 
 // named gives err the error name the state machines know it by, as Lambda reports it.

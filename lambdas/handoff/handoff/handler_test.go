@@ -123,6 +123,29 @@ func TestPriorityPlacesTheWaiter(t *testing.T) {
 	}
 }
 
+// TestWeightedPark: a park of weight 3 on a lock of 4 takes 3 slots; one of weight 5 fails
+// with Turnstile.WeightAboveLimit, the name the machine fails with.
+func TestWeightedPark(t *testing.T) {
+	table := server.CreateLockTable(t)
+	locks, err := lock.New(table, server.Client, &runningSFN{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := handoff.New(locks)
+	ctx := t.Context()
+	if res, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 4, ExecutionArn: a, Ticket: 1, TaskToken: "ta", Weight: "3"}); err != nil || !res.Park.Admitted {
+		t.Fatalf("park A = %+v, %v", res, err)
+	}
+	if st, err := locks.Read(ctx, "L"); err != nil || st.Count != 3 {
+		t.Fatalf("after A: %+v, %v; want 3 held", st, err)
+	}
+	_, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 4, ExecutionArn: b, Ticket: 2, TaskToken: "tb", Weight: "5"})
+	var named messages.InvokeResponse_Error
+	if !errors.As(err, &named) || named.Type != lock.ErrorWeightAboveLimit {
+		t.Fatalf("park B of weight 5 = %v, want a %s error", err, lock.ErrorWeightAboveLimit)
+	}
+}
+
 // TestBadRequestIsNamed: an unknown action or a missing field fails with
 // Turnstile.InvalidHandOffRequest, the name the machines see.
 func TestBadRequestIsNamed(t *testing.T) {
@@ -140,6 +163,8 @@ func TestBadRequestIsNamed(t *testing.T) {
 		{Action: machines.HandOffActionRelease, ExecutionArn: a},
 		{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, Ticket: 1, TaskToken: "t", Priority: &tooHigh, PriorityAgeing: 1},
 		{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, Ticket: 1, TaskToken: "t", Priority: &valid},
+		{Action: machines.HandOffActionPark, LockName: "L", Limit: 3, ExecutionArn: a, Ticket: 1, TaskToken: "t", Weight: "2.5"},
+		{Action: machines.HandOffActionPark, LockName: "L", Limit: 3, ExecutionArn: a, Ticket: 1, TaskToken: "t", Weight: "0"},
 	} {
 		_, err := h.Handle(t.Context(), req)
 		var named messages.InvokeResponse_Error
