@@ -106,6 +106,7 @@ func (b builder) handOff(next string, afterFailure bool) *asl.Task {
 	delete(payload, "ticket.$")
 	delete(payload, "priority.$")
 	delete(payload, "priorityAgeing")
+	delete(payload, "weight.$")
 	return &asl.Task{
 		Transition: asl.Next(next),
 		Resource:   ResourceLambdaInvoke,
@@ -128,6 +129,9 @@ func (b builder) handOffPayload(action string) map[string]any {
 	if b.o.PriorityPath != "" {
 		payload["priority.$"] = "$.priority.level"
 		payload["priorityAgeing"] = b.o.PriorityAgeing
+	}
+	if b.o.WeightPath != "" {
+		payload["weight.$"] = "$.weight.units"
 	}
 	return payload
 }

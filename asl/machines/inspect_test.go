@@ -59,5 +59,9 @@ func TestSemaphorePriorityPath(t *testing.T) {
 		if got := machines.SemaphorePriorityPath(deployed(t, opts)); got != opts.PriorityPath {
 			t.Errorf("SemaphorePriorityPath = %q, want %q", got, opts.PriorityPath)
 		}
+		opts.WeightPath, opts.PriorityPath = opts.PriorityPath, ""
+		if got := machines.SemaphoreWeightPath(deployed(t, opts)); got != opts.WeightPath {
+			t.Errorf("SemaphoreWeightPath = %q, want %q", got, opts.WeightPath)
+		}
 	}
 }

@@ -65,7 +65,8 @@ const (
 func StateNames() []string {
 	return []string{
 		StateCheckLockName, StateInvalidLockName, StateReservedLockName, StatePrepareAcquire,
-		StateCheckPriority, StateDefaultPriority, StateReadPriority, StateInvalidPriority, StateTakeTicket, StateAcquireSlot,
+		StateCheckPriority, StateDefaultPriority, StateReadPriority, StateInvalidPriority,
+		StateCheckWeight, StateDefaultWeight, StateReadWeight, StateInvalidWeight, StateTakeTicket, StateAcquireSlot,
 		StateCheckHolder, StateSlotHeld, StateCountWait, StateWaitForSlot,
 		StateWaitInQueue, StateLeaveQueue, StateAcquireTimedOut,
 		StateTakeRatePermit, StateRestartRate, StateRetakeRatePermit, StateWaitForRateSlot,

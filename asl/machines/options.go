@@ -78,6 +78,15 @@ type SemaphoreOptions struct {
 	// queued fewer than (q-p)·PriorityAgeing executions before it. 1 to MaxPriorityAgeing,
 	// with PriorityPath only. Default: DefaultPriorityAgeing.
 	PriorityAgeing int
+	// WeightPath reads the execution's weight from the execution input, e.g. "$.weight": the
+	// number of slots it takes, a whole number from 1 to Limit. The head of the line is served
+	// first in, first out: a waiter that does not fit blocks lighter ones behind it (package
+	// lock, "Weighted permits"). An input without it has DefaultWeight; a number out of range
+	// or anything else there fails the execution with ErrorInvalidWeight, a fractional one with
+	// ErrorInvalidHandOffRequest, and a weight above the lock's live limit (lowered by an
+	// operator) with ErrorWeightAboveLimit. A "$." reference path; Callback strategy only.
+	// Default: none, every execution takes one slot.
+	WeightPath string
 }
 
 // withDefaults returns a copy of o with the defaults filled in.
@@ -115,7 +124,7 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 
 // validate checks options that already have their defaults, returning the first problem.
 func (o SemaphoreOptions) validate() error {
-	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate, o.checkPriority}
+	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate, o.checkPriority, o.checkWeight}
 	for _, check := range checks {
 		if err := check(); err != nil {
 			return err

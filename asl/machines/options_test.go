@@ -67,6 +67,10 @@ func TestSemaphoreRejectsInvalidOptions(t *testing.T) {
 		{"ageing too large", valid(func(o *machines.SemaphoreOptions) {
 			o.WaitStrategy, o.PriorityPath, o.PriorityAgeing = machines.WaitCallback, "$.priority", machines.MaxPriorityAgeing+1
 		}), machines.ErrPriority, "PriorityAgeing", "must be 1 to 1000000"},
+		{"weight under Poll", valid(func(o *machines.SemaphoreOptions) { o.WeightPath = "$.weight" }), machines.ErrWeight, "WeightPath", `applies to WaitStrategy "Callback" only`},
+		{"weight path without $.", valid(func(o *machines.SemaphoreOptions) {
+			o.WaitStrategy, o.WeightPath = machines.WaitCallback, "weight"
+		}), machines.ErrWeight, "WeightPath", `"weight"`},
 		{"acquire outlasts execution", valid(func(o *machines.SemaphoreOptions) { o.Timeout = 10 * time.Minute }), machines.ErrTiming, "AcquireTimeout", "shorter than Timeout (10m0s)"},
 	}
 	for _, tt := range tests {

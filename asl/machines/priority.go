@@ -63,13 +63,17 @@ func (o SemaphoreOptions) checkPriority() *OptionError {
 }
 
 // priorityStates are the states that put the execution's priority at $.priority.level, between
-// Prepare Acquire and Take Ticket; the execution input is read through the context object, as
+// Prepare Acquire and Check Weight or Take Ticket; the execution input is read through the context object, as
 // Prepare Acquire replaced the data.
 func (b builder) priorityStates() asl.States {
 	input := "$$.Execution.Input" + strings.TrimPrefix(b.o.PriorityPath, "$")
 	levels := make([]*asl.ChoiceRule, 0, MaxPriority-MinPriority+1)
 	for p := MinPriority; p <= MaxPriority; p++ {
 		levels = append(levels, &asl.ChoiceRule{Variable: input, Operator: "NumericEquals", Value: p})
+	}
+	next := StateTakeTicket
+	if b.o.WeightPath != "" {
+		next = StateCheckWeight
 	}
 	return asl.States{
 		{Name: StateCheckPriority, State: &asl.Choice{
@@ -82,9 +86,9 @@ func (b builder) priorityStates() asl.States {
 			},
 			Default: StateInvalidPriority,
 		}},
-		{Name: StateDefaultPriority, State: &asl.Pass{Transition: asl.Next(StateTakeTicket),
+		{Name: StateDefaultPriority, State: &asl.Pass{Transition: asl.Next(next),
 			Result: map[string]any{"level": DefaultPriority}, ResultPath: asl.P("$.priority")}},
-		{Name: StateReadPriority, State: &asl.Pass{Transition: asl.Next(StateTakeTicket),
+		{Name: StateReadPriority, State: &asl.Pass{Transition: asl.Next(next),
 			Parameters: map[string]any{"level.$": input}, ResultPath: asl.P("$.priority")}},
 		{Name: StateInvalidPriority, State: &asl.Fail{
 			Error: ErrorInvalidPriority,

@@ -36,6 +36,9 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 	if b.o.PriorityPath != "" {
 		states = append(states, b.priorityStates()...)
 	}
+	if b.o.WeightPath != "" {
+		states = append(states, b.weightStates()...)
+	}
 	if callback {
 		states = append(states,
 			asl.NamedState{Name: StateTakeTicket, State: b.ref().drawTicketTask(StateWaitInQueue)},
@@ -138,6 +141,8 @@ func (b builder) prepareAcquire() *asl.Pass {
 	switch {
 	case b.o.PriorityPath != "":
 		next = StateCheckPriority
+	case b.o.WeightPath != "":
+		next = StateCheckWeight
 	case b.o.WaitStrategy == WaitCallback:
 		next = StateTakeTicket
 	}

@@ -46,6 +46,8 @@ func goldenCases() []struct {
 		{"semaphore-callback-lock-name-path", machines.SemaphoreOptions{LockNamePath: "$.environment", Limit: 2, Work: lambda, WaitStrategy: machines.WaitCallback, CallbackTimeout: 30 * time.Second}},
 		{"semaphore-callback-priority", machines.SemaphoreOptions{LockNamePath: "$.tenant", Limit: 3, Work: lambda, WaitStrategy: machines.WaitCallback,
 			PriorityPath: "$.job.priority", PriorityAgeing: 50}},
+		{"semaphore-callback-weight", machines.SemaphoreOptions{LockName: "Exports", Limit: 8, Work: lambda, WaitStrategy: machines.WaitCallback,
+			WeightPath: "$.slots", PriorityPath: "$.priority"}},
 		{"semaphore-tuned", machines.SemaphoreOptions{LockName: "MySemaphore", Limit: 10, Work: lambda, TableName: "locks",
 			AcquireTimeout: 2 * time.Minute, WaitMin: 2 * time.Second, WaitMax: 10 * time.Second, Timeout: 10 * time.Minute}},
 	}
