@@ -60,6 +60,8 @@ const (
 	DefaultPriorityAgeing = machines.DefaultPriorityAgeing
 	// MaxPriorityAgeing is the largest PriorityAgeing.
 	MaxPriorityAgeing = machines.MaxPriorityAgeing
+	// DefaultWeight is the weight of an execution whose input has none at WeightPath.
+	DefaultWeight = machines.DefaultWeight
 	// DefaultWaitStrategy is the wait strategy of a Semaphore whose props name none. Measured
 	// on the original demo (README, "Waiting for a slot"), it hands a freed slot on within
 	// a tenth of a second for a thirtieth of Poll's state transitions.
@@ -180,6 +182,16 @@ type Props struct {
 	// above it that queued after it, so none starves. With PriorityPath only.
 	// Default: DefaultPriorityAgeing (100).
 	PriorityAgeing int
+	// WeightPath reads each execution's weight from its input, e.g. "$.slots": how many of
+	// the Limit slots it takes, a whole number from 1 to Limit. The line is served first in,
+	// first out: a waiter that does not fit blocks lighter ones behind it until enough slots
+	// are free, so no heavy execution starves. An input without a value there weighs
+	// DefaultWeight (1); a value out of range or not a number fails the execution with
+	// Turnstile.InvalidWeight, a fractional one with Turnstile.InvalidHandOffRequest, and a
+	// weight above the lock's live limit (lowered with `turnstile limit`) with
+	// Turnstile.WeightAboveLimit. WaitCallback only.
+	// Default: none, every execution takes one slot.
+	WeightPath string
 
 	// Logging sends every execution event (level ALL, with execution data) to LogGroup.
 	// Default: true.

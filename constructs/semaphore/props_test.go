@@ -61,6 +61,8 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 			`semaphore: Props.PriorityPath applies to WaitStrategy "Callback" only (Poll has no queue to order); set WaitStrategy to "Callback", got "$.priority"`},
 		{"priority ageing out of range", valid(func(p *semaphore.Props) { p.PriorityPath, p.PriorityAgeing = "$.priority", -5 }),
 			"semaphore: Props.PriorityAgeing must be 1 to 1000000, got -5"},
+		{"weights under Poll", valid(func(p *semaphore.Props) { p.WaitStrategy, p.WeightPath = semaphore.WaitPoll, "$.slots" }),
+			`semaphore: Props.WeightPath applies to WaitStrategy "Callback" only; set WaitStrategy to "Callback", got "$.slots"`},
 		{"priority ageing without priorities", valid(func(p *semaphore.Props) { p.PriorityAgeing = 5 }),
 			"semaphore: Props.PriorityAgeing applies with PriorityPath only; remove it, or set PriorityPath, got 5"},
 		{"rate without a rate", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{Burst: 5} }),
@@ -84,21 +86,22 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 	}
 }
 
-// TestPriorityProps: PriorityPath and PriorityAgeing reach the machine: its park payload
-// carries the priority and the ageing step, the default when PriorityAgeing is unset.
+// TestPriorityProps: PriorityPath, PriorityAgeing and WeightPath reach the machine: its park
+// payload carries the priority, the ageing step (the default when PriorityAgeing is unset) and
+// the weight.
 func TestPriorityProps(t *testing.T) {
 	app := awscdk.NewApp(nil)
 	stack := awscdk.NewStack(app, jsii.String("Priorities"), nil)
 	fn := awslambda.Function_FromFunctionArn(stack, jsii.String("Fn"), jsii.String("arn:aws:lambda:us-east-1:123456789012:function:work"))
 	for i, tc := range []struct{ ageing, want int }{{0, semaphore.DefaultPriorityAgeing}, {7, 7}} {
 		s := semaphore.New(stack, jsii.String(fmt.Sprintf("Semaphore%d", i)), &semaphore.Props{
-			LockName: "Jobs", Limit: 2, WorkFunction: fn, PriorityPath: "$.priority", PriorityAgeing: tc.ageing, Cleanup: jsii.Bool(false),
+			LockName: "Jobs", Limit: 2, WorkFunction: fn, PriorityPath: "$.priority", PriorityAgeing: tc.ageing, WeightPath: "$.slots", Cleanup: jsii.Bool(false),
 		})
 		def, err := s.Definition().Render()
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, part := range []string{`"Check Priority"`, `"priority.$":"$.priority.level"`, fmt.Sprintf(`"priorityAgeing":%d`, tc.want)} {
+		for _, part := range []string{`"Check Priority"`, `"priority.$":"$.priority.level"`, fmt.Sprintf(`"priorityAgeing":%d`, tc.want), `"weight.$":"$.weight.units"`} {
 			if !strings.Contains(string(def), part) {
 				t.Errorf("ageing %d: the definition lacks %s", tc.ageing, part)
 			}

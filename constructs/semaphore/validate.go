@@ -55,6 +55,7 @@ func options(p *Props) machines.SemaphoreOptions {
 		Rate:            p.Rate,
 		PriorityPath:    p.PriorityPath,
 		PriorityAgeing:  p.PriorityAgeing,
+		WeightPath:      p.WeightPath,
 	}
 }
 
