@@ -52,6 +52,11 @@ type Config struct {
 	// priority. Default: none.
 	PriorityPath string `json:"priorityPath,omitempty"`
 	HighPriority int    `json:"highPriority,omitempty"`
+	// WeightPath and Weights give execution i the weight Weights[i mod len(Weights)] at
+	// WeightPath (a dotted path, as LockNamePath) of a semaphore with weighted permits
+	// (semaphore.Props.WeightPath). Default: none.
+	WeightPath string `json:"weightPath,omitempty"`
+	Weights    []int  `json:"weights,omitempty"`
 	// NamePrefix starts every execution's name. Default: "turnstile-<unix seconds>".
 	NamePrefix string `json:"namePrefix,omitempty"`
 	// WorkState is the name of the state that runs the protected work. Default: DefaultWorkState.
@@ -142,6 +147,17 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 			return c, err
 		}
 	}
+	if (c.WeightPath == "") != (len(c.Weights) == 0) {
+		return c, fmt.Errorf("%w: weightPath and weights go together, got weightPath %q and %d weights", ErrInvalidConfig, c.WeightPath, len(c.Weights))
+	}
+	if c.WeightPath != "" {
+		if !machines.IsLockNamePath(c.WeightPath) || strings.ContainsAny(c.WeightPath, "[]'\"") {
+			return c, fmt.Errorf("%w: weightPath must be a dotted path such as \"$.slots\", got %q", ErrInvalidConfig, c.WeightPath)
+		}
+		if _, err := c.input(0); err != nil {
+			return c, err
+		}
+	}
 	if c.NamePrefix == "" {
 		c.NamePrefix = fmt.Sprintf("turnstile-%d", now.Unix())
 	}
@@ -164,12 +180,12 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 func (c Config) input(i int) (string, error) {
 	in := strings.ReplaceAll(c.InputTemplate, "{{index}}", fmt.Sprint(i))
 	high := c.PriorityPath != "" && i >= c.Executions-c.HighPriority
-	if len(c.Keys) == 0 && !high {
+	if len(c.Keys) == 0 && !high && len(c.Weights) == 0 {
 		return in, nil
 	}
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(in), &doc); err != nil || doc == nil {
-		return "", fmt.Errorf("%w: with keys or priorities, inputTemplate must be a JSON object, got %s", ErrInvalidConfig, c.InputTemplate)
+		return "", fmt.Errorf("%w: with keys, priorities or weights, inputTemplate must be a JSON object, got %s", ErrInvalidConfig, c.InputTemplate)
 	}
 	if len(c.Keys) > 0 {
 		if err := set(doc, c.LockNamePath, c.key(i)); err != nil {
@@ -178,6 +194,11 @@ func (c Config) input(i int) (string, error) {
 	}
 	if high {
 		if err := set(doc, c.PriorityPath, lock.MaxPriority); err != nil {
+			return "", err
+		}
+	}
+	if len(c.Weights) > 0 {
+		if err := set(doc, c.WeightPath, c.Weights[i%len(c.Weights)]); err != nil {
 			return "", err
 		}
 	}

@@ -41,6 +41,8 @@ type Trace struct {
 	// Place its place in the queue: lock.Place of its ticket, or without a priority the ticket.
 	Priority *int  `json:"priority,omitempty"`
 	Place    int64 `json:"place,omitempty"`
+	// Weight is the weight the execution parked with (weighted permits); 0 for none, one slot.
+	Weight int `json:"weight,omitempty"`
 	// Queued is when the execution joined the wait queue (its first park answered "queued");
 	// zero when it never waited in it.
 	Queued time.Time `json:"queued,omitzero"`
@@ -99,7 +101,7 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 		case e.Type == types.HistoryEventTypeTaskScheduled:
 			if d := e.TaskScheduledEventDetails; d != nil && current == machines.StateWaitInQueue && d.Parameters != nil {
 				p := readPark(d.Parameters).Payload
-				t.LockName, t.Ticket, t.Priority, t.Place = p.LockName, p.Ticket, p.Priority, p.Ticket
+				t.LockName, t.Ticket, t.Priority, t.Place, t.Weight = p.LockName, p.Ticket, p.Priority, p.Ticket, p.Weight
 				if p.Priority != nil {
 					t.Place = lock.Place(p.Ticket, *p.Priority, p.PriorityAgeing)
 				}

@@ -115,6 +115,7 @@ type parkRecord struct {
 		Ticket         int64  `json:"ticket"`
 		Priority       *int   `json:"priority"`
 		PriorityAgeing int64  `json:"priorityAgeing"`
+		Weight         int    `json:"weight"`
 		Park           struct {
 			Queued bool `json:"queued"`
 		} `json:"park"`

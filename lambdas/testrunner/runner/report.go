@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -21,6 +22,12 @@ type Report struct {
 	FailedByError map[string]int `json:"failedByError"`
 	// MaxConcurrentWork is the largest number of executions inside the work step at once.
 	MaxConcurrentWork int `json:"maxConcurrentWork"`
+	// MaxConcurrentWeight is, with weighted permits, the largest sum of the weights of the
+	// executions inside the work step at once (never above the limit); 0 without weights.
+	MaxConcurrentWeight int `json:"maxConcurrentWeight,omitempty"`
+	// WeightedWorkSeconds is, with weighted permits, the time spent in the work step times the
+	// weight, over all executions: the slot-seconds the work used; 0 without weights.
+	WeightedWorkSeconds float64 `json:"weightedWorkSeconds,omitempty"`
 	// MaxConcurrentWorkByKey is, with Config.Keys, the largest number of executions of each
 	// key inside the work step at once; nil without keys.
 	MaxConcurrentWorkByKey map[string]int `json:"maxConcurrentWorkByKey,omitempty"`
@@ -90,6 +97,14 @@ func newReport(cfg Config, traces []*Trace) *Report {
 	sort.Slice(traces, func(i, j int) bool { return traces[i].Started.Before(traces[j].Started) })
 	r.MakespanSeconds = last.Sub(first).Seconds()
 	r.MaxConcurrentWork = maxOverlap(traces)
+	if slices.ContainsFunc(traces, func(t *Trace) bool { return t.Weight > 0 }) {
+		r.MaxConcurrentWeight = maxWeightOverlap(traces)
+		for _, t := range traces {
+			if t.Worked() {
+				r.WeightedWorkSeconds += float64(max(t.Weight, 1)) * t.WorkEnded.Sub(t.WorkStarted).Seconds()
+			}
+		}
+	}
 	if len(cfg.Keys) > 0 {
 		byKey := map[string][]*Trace{}
 		for _, t := range traces {
