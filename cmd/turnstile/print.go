@@ -48,6 +48,14 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	if rf := res.Rate; rf != nil {
 		printRate(tw, rf)
 	}
+	if r.MaxConcurrentWeight > 0 {
+		fmt.Fprintf(tw, "Most weight inside the work at once\t%d of %d\t%s\n", r.MaxConcurrentWeight, res.Limit, verdict(r.MaxConcurrentWeight))
+		ideal = "total weight × work time / limit"
+		if res.MakespanOverIdeal > 0 {
+			fmt.Fprintf(tw, "Slots used (weighted work / (limit × makespan))\t%.1f %%: %.1f %% of the throughput lost (head-of-line blocking and the run's tail)\t\n",
+				100/res.MakespanOverIdeal, 100-100/res.MakespanOverIdeal)
+		}
+	}
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: %s = %.1f s)\t\n", res.MakespanOverIdeal, ideal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
 	printCapacity(tw, res.PerExecution)

@@ -47,6 +47,8 @@ type simulateFlags struct {
 	priorityAgeing int
 	// highPriority is how many of the last executions have the highest priority.
 	highPriority int
+	// weights are the executions' weights, in turn; none without weighted permits.
+	weights []int
 	// faults are injected into the run.
 	faults simulate.Faults
 }
@@ -80,6 +82,16 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.Float64Var(&f.timeScale, "time-scale", simulate.DefaultTimeScale, "real seconds per virtual second, to watch a run; 0 skips time: virtual time moves only when nothing is in flight")
 	fs.IntVar(&f.priorityAgeing, "priority-ageing", 0, `give the semaphore priorities, read from `+demo.DemoPriorityPath+`, with this ageing step: a waiter is overtaken by at most (q-p)·N later arrivals of each higher priority q (demo app only, --wait Callback; 0: none)`)
 	fs.IntVar(&f.highPriority, "high-priority", 0, "the last N executions have the highest priority ("+strconv.Itoa(semaphore.MaxPriority)+"), the others none (the default, "+strconv.Itoa(semaphore.DefaultPriority)+"): needs a semaphore with priorities")
+	fs.Func("weights", "comma-separated weights, e.g. 1,4: execution i takes weight i mod n of the slots (a demo app with weighted permits at "+demo.DemoWeightPath+", or an app with WeightPath)", func(v string) error {
+		for _, p := range strings.Split(v, ",") {
+			w, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || w < 1 {
+				return fmt.Errorf("a weight must be a whole number of at least 1, got %q", p)
+			}
+			f.weights = append(f.weights, w)
+		}
+		return nil
+	})
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
 	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
@@ -137,6 +149,7 @@ func (f simulateFlags) demoConfig() (demo.Config, error) {
 	cfg.WaitStrategy = semaphore.WaitStrategy(f.waitStrategy)
 	cfg.Rate = f.rate
 	cfg.PriorityAgeing = f.priorityAgeing
+	cfg.Weighted = len(f.weights) > 0
 	if err := cfg.Validate(); err != nil {
 		var ce *demo.ContextError
 		if errors.As(err, &ce) {
@@ -156,6 +169,7 @@ var flagOfContextKey = map[string]string{
 	demo.ContextWaitStrategy:   "wait",
 	demo.ContextRate:           "rate",
 	demo.ContextPriorityAgeing: "priority-ageing",
+	demo.ContextWeighted:       "weights",
 }
 
 func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -163,7 +177,7 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, HighPriority: f.highPriority, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults}
+	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, HighPriority: f.highPriority, Weights: f.weights, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults}
 	if f.inputFile != "" {
 		b, err := os.ReadFile(f.inputFile)
 		if err != nil {

@@ -71,6 +71,9 @@ type Scenario struct {
 	ExpectErrors []string
 	// Executions is how many executions to start. Default: DefaultExecutions.
 	Executions int
+	// Weights give execution i the weight Weights[i mod len(Weights)] at the WeightPath of a
+	// semaphore with weighted permits. Default: none.
+	Weights []int
 	// HighPriority is how many of the last executions have the highest priority
 	// (lock.MaxPriority), at the PriorityPath of a semaphore with priorities; the others have
 	// none, the default priority. Default: 0.
@@ -287,6 +290,9 @@ func (r *Result) Violations() []string {
 	} else if r.Report.MaxConcurrentWork > r.Limit && r.LockNamePath == "" {
 		out = append(out, fmt.Sprintf("%d executions were inside the work at once, above the limit of %d", r.Report.MaxConcurrentWork, r.Limit))
 	}
+	if r.Report.MaxConcurrentWeight > r.Limit && r.LockNamePath == "" {
+		out = append(out, fmt.Sprintf("executions of weight %d in all were inside the work at once, above the limit of %d", r.Report.MaxConcurrentWeight, r.Limit))
+	}
 	if r.Report.LeakedSlots > 0 {
 		out = append(out, fmt.Sprintf("%d slots were still held after the run settled", r.Report.LeakedSlots))
 	}
@@ -368,6 +374,10 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if sc.HighPriority > 0 && priorityPath == "" {
 		return nil, fmt.Errorf("%w: a high priority needs a semaphore with priorities (PriorityPath); %s has none", ErrInvalidScenario, machine.LogicalID)
 	}
+	weightPath := machines.SemaphoreWeightPath(def)
+	if len(sc.Weights) > 0 && weightPath == "" {
+		return nil, fmt.Errorf("%w: weights need a semaphore with weighted permits (WeightPath); %s has none", ErrInvalidScenario, machine.LogicalID)
+	}
 	table, err := lockTable(tmpl)
 	if err != nil {
 		return nil, err
@@ -409,6 +419,8 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		LockNamePath:     keyPath(lockNamePath, sc.Keys),
 		PriorityPath:     highPath(priorityPath, sc.HighPriority),
 		HighPriority:     sc.HighPriority,
+		WeightPath:       weightsPath(weightPath, sc.Weights),
+		Weights:          sc.Weights,
 		Executions:       sc.Executions,
 		StartConcurrency: sc.StartConcurrency,
 		NamePrefix:       fmt.Sprintf("simulate-%d", sc.Seed),
@@ -442,7 +454,12 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		}
 	}
 	// Independent keys work side by side: the ideal spreads the work over every key's slots.
-	res.IdealMakespanSeconds = report.WorkSeconds / float64(limit*max(1, len(sc.Keys)))
+	// With weighted permits the work uses weight × time of the slots.
+	work := report.WorkSeconds
+	if report.WeightedWorkSeconds > 0 {
+		work = report.WeightedWorkSeconds
+	}
+	res.IdealMakespanSeconds = work / float64(limit*max(1, len(sc.Keys)))
 	if res.IdealMakespanSeconds > 0 {
 		res.MakespanOverIdeal = report.MakespanSeconds / res.IdealMakespanSeconds
 	}
@@ -458,6 +475,14 @@ func keyPath(lockNamePath string, keys []string) string {
 		return ""
 	}
 	return lockNamePath
+}
+
+// weightsPath is the weight path the load test writes the weights at: none without weights.
+func weightsPath(weightPath string, weights []int) string {
+	if len(weights) == 0 {
+		return ""
+	}
+	return weightPath
 }
 
 // highPath is the priority path the load test writes the high priority at: none without

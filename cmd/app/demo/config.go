@@ -37,6 +37,8 @@ const (
 	// ContextPriorityAgeing, above 0, gives the semaphore priorities read from DemoPriorityPath
 	// with this ageing step (semaphore.Props.PriorityAgeing); Callback only.
 	ContextPriorityAgeing = "priorityAgeing"
+	// ContextWeighted, true, gives the semaphore weighted permits read from DemoWeightPath.
+	ContextWeighted = "weighted"
 	// ContextRate limits how often executions enter the work, as ParseRate reads it ("2/s").
 	ContextRate = "rate"
 )
@@ -100,7 +102,13 @@ type Config struct {
 	// PriorityAgeing, above 0, gives the semaphore priorities: PriorityPath DemoPriorityPath,
 	// with this PriorityAgeing. Default: 0, first in first out.
 	PriorityAgeing int
+	// Weighted gives the semaphore weighted permits: WeightPath DemoWeightPath (Callback
+	// only). Default: false, one slot each.
+	Weighted bool
 }
+
+// DemoWeightPath is where the demo's executions give their weight, when Weighted.
+const DemoWeightPath = "$.slots"
 
 // DemoPriorityPath is where the demo's executions give their priority, with PriorityAgeing.
 const DemoPriorityPath = "$.priority"
@@ -154,6 +162,13 @@ func ConfigFromContext(node constructs.Node) (Config, error) {
 	if v := get(ContextPriorityAgeing); v != nil && err == nil {
 		cfg.PriorityAgeing, err = integer(ContextPriorityAgeing, v)
 	}
+	if v := get(ContextWeighted); v != nil && err == nil {
+		b, ok := v.(bool)
+		if !ok {
+			err = &ContextError{Key: ContextWeighted, Value: v, Problem: "must be true or false"}
+		}
+		cfg.Weighted = b
+	}
 	if v := get(ContextRate); v != nil && err == nil {
 		var s string
 		if s, err = text(ContextRate, v); err == nil {
@@ -191,6 +206,8 @@ func (c Config) Validate() error {
 		return &ContextError{Key: ContextPriorityAgeing, Value: c.PriorityAgeing, Problem: fmt.Sprintf("must be an integer from 1 to %d (0 or absent: no priorities)", semaphore.MaxPriorityAgeing)}
 	case c.PriorityAgeing > 0 && c.WaitStrategy != semaphore.WaitCallback:
 		return &ContextError{Key: ContextPriorityAgeing, Value: c.PriorityAgeing, Problem: `needs waitStrategy "Callback": Poll has no queue to order`}
+	case c.Weighted && c.WaitStrategy != semaphore.WaitCallback:
+		return &ContextError{Key: ContextWeighted, Value: c.Weighted, Problem: `needs waitStrategy "Callback": weighted permits wait in the queue`}
 	case c.ReservedConcurrency < 0:
 		return &ContextError{Key: ContextReservedConcurrency, Value: c.ReservedConcurrency, Problem: "must be a positive integer (0 or absent: no reservation)"}
 	}

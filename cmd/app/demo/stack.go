@@ -92,6 +92,9 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		WaitStrategy: cfg.WaitStrategy,
 		Rate:         cfg.Rate,
 	}
+	if cfg.Weighted {
+		props.WeightPath = DemoWeightPath
+	}
 	if cfg.PriorityAgeing > 0 {
 		props.PriorityPath, props.PriorityAgeing = DemoPriorityPath, cfg.PriorityAgeing
 	}
