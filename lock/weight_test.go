@@ -209,3 +209,38 @@ func TestConcurrentWeightedParkAndRelease(t *testing.T) {
 		t.Fatalf("left: %+v", st)
 	}
 }
+
+// TestWeightsWithLiveLimits: limit 4; e0 (3) holds, e1 (3) waits. Raising the live limit to 6
+// admits e1; lowering it to 2 makes a new park of weight 3 fail with ErrWeightAboveLimit, and
+// the holders' release hands nothing on over the lowered limit.
+func TestWeightsWithLiveLimits(t *testing.T) {
+	c, _ := newClient(t)
+	ctx := t.Context()
+	parkWeighted(t, c, 4, 0, 3)
+	if res := parkWeighted(t, c, 4, 1, 3); !res.Queued {
+		t.Fatalf("e1 = %+v, want queued", res)
+	}
+	if res, err := c.SetLimit(ctx, lockName, 6); err != nil || !slices.Equal(res.Admitted, []string{execution(1)}) {
+		t.Fatalf("SetLimit 6 = %+v, %v; want e1 admitted", res, err)
+	}
+	if st := read(t, c, 6); st.Count != 6 {
+		t.Fatalf("after the raise: %+v", st)
+	}
+	parkWeighted(t, c, 6, 2, 1) // waits
+	if _, err := c.SetLimit(ctx, lockName, 2); err != nil {
+		t.Fatal(err)
+	}
+	ticket, _ := c.DrawTicket(ctx, lockName)
+	if _, err := c.Park(ctx, lock.ParkRequest{Lock: lockName, Limit: 6, Execution: execution(3), Ticket: ticket, Token: token(execution(3), 0), Weight: 3}); !errors.Is(err, lock.ErrWeightAboveLimit) {
+		t.Fatalf("a park of 3 under a live limit of 2 = %v, want ErrWeightAboveLimit", err)
+	}
+	if res, err := c.Release(ctx, lockName, execution(0), 6); err != nil || len(res.HandedTo) != 0 {
+		t.Fatalf("release e0 = %+v, %v; want given back (3 held, limit 2)", res, err)
+	}
+	if res, err := c.Release(ctx, lockName, execution(1), 6); err != nil || !slices.Equal(res.HandedTo, []string{execution(2)}) {
+		t.Fatalf("release e1 = %+v, %v; want handed to e2 (1 within 2)", res, err)
+	}
+	if st := read(t, c, 2); st.Count != 1 || len(st.Waiters) != 0 {
+		t.Fatalf("at the end: %+v", st)
+	}
+}
