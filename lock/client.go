@@ -135,11 +135,6 @@ func (ctr counter) limitFor(configured int) int {
 	return configured
 }
 
-// admits reports whether the lock admits one more holder (AcquireCountCondition, read).
-func (ctr counter) admits(configured int) bool {
-	return !ctr.paused && ctr.count < ctr.limitFor(configured)
-}
-
 func str(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
 func num(n int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
