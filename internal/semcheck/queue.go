@@ -236,7 +236,11 @@ type QueueOption func(*queueRules)
 
 // WithWeights gives every execution its weight (weighted permits): a holder of weight w takes w
 // slots, and the head of the line is served strictly first in, first out (a waiter that does
-// not fit blocks the ones behind it).
+// not fit blocks the ones behind it). A release may give its slots back to the lock even when
+// the head would fit: concurrent releases each decide on a read that counts the others' weight
+// as held, and the head is then admitted by their second look at the queue (an Admit), which
+// must still find it at the head and fitting; a waiter left behind with room free shows as a
+// stranded waiter, not here.
 func WithWeights(weight func(execution string) int) QueueOption {
 	return func(r *queueRules) { r.weight = weight }
 }
@@ -275,8 +279,8 @@ func (s queueState) admit(r queueRules, e string) (queueState, bool) {
 
 // giveUp returns the state after holder e gives its slot to the waiters handedTo in turn (each
 // the queue's head when it gets the slot; all but the last give it on at once), or back to the
-// lock when handedTo is empty (only when nobody waits, or the head of the line does not fit
-// once e's slots are free: with one slot each, when the lock is above its limit).
+// lock when handedTo is empty (with one slot each, only when nobody waits or the lock is above
+// its limit; with weights at any time, see WithWeights).
 func (s queueState) giveUp(r queueRules, e string, handedTo []string) (queueState, bool) {
 	holders := s.holderList()
 	if !slices.Contains(holders, e) {
@@ -284,7 +288,7 @@ func (s queueState) giveUp(r queueRules, e string, handedTo []string) (queueStat
 	}
 	ws := s.waiterList()
 	if len(handedTo) == 0 {
-		if len(ws) > 0 && r.held(holders)-r.w(e)+r.w(ws[0].Execution) <= r.limit {
+		if r.weight == nil && len(ws) > 0 && r.held(holders)-r.w(e)+r.w(ws[0].Execution) <= r.limit {
 			return s, false
 		}
 		return newQueueState(slices.DeleteFunc(holders, func(h string) bool { return h == e }), ws), true

@@ -287,9 +287,9 @@ func TestQueueModelCheckOfInMemoryQueues(t *testing.T) {
 }
 
 // TestCheckQueueWithWeights: limit 4; a (3) holds, b (3) and c (1) queue. a's release to b
-// and c's admission then are linearizable; c admitted while b waits is not (c overtook the
-// head of the line), nor is a's release to b while a 2-weight d holds too (5 > 4), nor giving
-// a's slots back while b waits and fits.
+// and c's admission then are linearizable, and so is a's release back to the lock with b and c
+// admitted after it; c admitted while b waits is not (c overtook the head of the line), nor a
+// 2-weight d admitted beside a (5 > 4).
 func TestCheckQueueWithWeights(t *testing.T) {
 	weights := map[string]int{"a": 3, "b": 3, "c": 1, "d": 2}
 	weight := semcheck.WithWeights(func(e string) int { return weights[e] })
@@ -310,8 +310,14 @@ func TestCheckQueueWithWeights(t *testing.T) {
 		{"the light one overtakes the head", []porcupine.Operation{
 			qop(2, semcheck.Admit("c"), 7, done, 8),
 		}, semcheck.ErrQueueNotLinearizable},
-		{"given back while the head fits", []porcupine.Operation{
+		{"given back, then the head admitted", []porcupine.Operation{
 			qop(0, semcheck.ReleaseSlot("a"), 7, back, 8),
+			qop(1, semcheck.Admit("b"), 9, done, 10),
+			qop(2, semcheck.Admit("c"), 11, done, 12),
+		}, nil},
+		{"given back, then the light one admitted first", []porcupine.Operation{
+			qop(0, semcheck.ReleaseSlot("a"), 7, back, 8),
+			qop(2, semcheck.Admit("c"), 9, done, 10),
 		}, semcheck.ErrQueueNotLinearizable},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
