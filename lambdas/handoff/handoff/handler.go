@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/aws/aws-lambda-go/lambda/messages"
@@ -129,11 +130,12 @@ func (req Request) weight() (int, error) {
 	if req.Weight == "" {
 		return 0, nil
 	}
-	w, err := strconv.Atoi(string(req.Weight))
-	if err != nil || w < 1 {
-		return 0, fmt.Errorf("%w: weight %s is not a whole number of at least 1", lock.ErrInvalidRequest, req.Weight)
+	// A whole number written with a fraction (3.0) is that number.
+	w, err := strconv.ParseFloat(string(req.Weight), 64)
+	if err != nil || w < 1 || w != math.Trunc(w) || w > lock.MaxLimit {
+		return 0, fmt.Errorf("%w: weight %s is not a whole number from 1 to %d", lock.ErrInvalidRequest, req.Weight, lock.MaxLimit)
 	}
-	return w, nil
+	return int(w), nil
 }
 
 // named gives err the error name the state machines know it by, as Lambda reports it.

@@ -123,7 +123,7 @@ func TestPriorityPlacesTheWaiter(t *testing.T) {
 	}
 }
 
-// TestWeightedPark: a park of weight 3 on a lock of 4 takes 3 slots; one of weight 5 fails
+// TestWeightedPark: a park of weight 3 (written 3.0) on a lock of 4 takes 3 slots; one of weight 5 fails
 // with Turnstile.WeightAboveLimit, the name the machine fails with.
 func TestWeightedPark(t *testing.T) {
 	table := server.CreateLockTable(t)
@@ -133,7 +133,7 @@ func TestWeightedPark(t *testing.T) {
 	}
 	h := handoff.New(locks)
 	ctx := t.Context()
-	if res, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 4, ExecutionArn: a, Ticket: 1, TaskToken: "ta", Weight: "3"}); err != nil || !res.Park.Admitted {
+	if res, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 4, ExecutionArn: a, Ticket: 1, TaskToken: "ta", Weight: "3.0"}); err != nil || !res.Park.Admitted {
 		t.Fatalf("park A = %+v, %v", res, err)
 	}
 	if st, err := locks.Read(ctx, "L"); err != nil || st.Count != 3 {
