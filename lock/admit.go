@@ -43,10 +43,10 @@ func (c *Client) admit(ctx context.Context, lock string, configured int, by stri
 		if err != nil {
 			return admitted, err
 		}
-		if !ctr.admits(configured) || len(waiters) == 0 {
+		if len(waiters) == 0 || !ctr.fits(configured, waiters[0].weight) {
 			return admitted, nil
 		}
-		to, err := c.admitOldest(ctx, lock, configured, waiters, by)
+		to, err := c.admitOldest(ctx, lock, configured, ctr, waiters, by)
 		if err != nil {
 			return admitted, err
 		}

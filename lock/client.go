@@ -109,6 +109,7 @@ type waiter struct {
 	token     string
 	lock      string // the item's partition key
 	since     string // AttributeSince
+	weight    int    // AttributeWeight, 1 when absent
 }
 
 // counter is the counter item as read.
@@ -122,6 +123,8 @@ type counter struct {
 	override  bool
 	paused    bool
 	semaphore string
+	// weighted: the lock has had a holder or waiter heavier than 1 (AttributeWeighted).
+	weighted bool
 }
 
 // limitFor is the lock's limit: its live limit, or configured when it has none.
@@ -130,11 +133,6 @@ func (ctr counter) limitFor(configured int) int {
 		return ctr.limit
 	}
 	return configured
-}
-
-// admits reports whether the lock admits one more holder (AcquireCountCondition, read).
-func (ctr counter) admits(configured int) bool {
-	return !ctr.paused && ctr.count < ctr.limitFor(configured)
 }
 
 func str(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
@@ -162,7 +160,8 @@ func numberOf(item map[string]types.AttributeValue, name string) int64 {
 func parseCounter(item map[string]types.AttributeValue) counter {
 	_, paused := item[AttributePaused]
 	_, override := item[AttributeLimitOverride]
-	return counter{
+	_, weighted := item[AttributeWeighted]
+	return counter{weighted: weighted,
 		exists: item != nil, count: int(numberOf(item, AttributeCount)), tickets: numberOf(item, AttributeTickets), changes: numberOf(item, AttributeChanges),
 		limit: int(numberOf(item, AttributeLimit)), override: override, paused: paused, semaphore: stringOf(item, AttributeSemaphore),
 	}
@@ -174,7 +173,7 @@ func parseWaiter(item map[string]types.AttributeValue) (waiter, bool) {
 		return waiter{}, false
 	}
 	return waiter{ticket: t, execution: stringOf(item, AttributeExecution), token: stringOf(item, AttributeToken),
-		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince)}, true
+		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince), weight: weightOf(item)}, true
 }
 
 // head reads the counter item and the oldest n waiters in one strongly consistent Query:

@@ -88,4 +88,29 @@
 // other and admits the oldest waiter. A woken waiter whose execution is dead gives its slot on
 // at once; a waiter whose wake-up was lost finds its slot when its task times out and it parks
 // again (Again).
+//
+// # Priorities
+//
+// A semaphore with priorities parks each waiter under Place(ticket, priority, ageing) instead
+// of its ticket: the waiter item's sort key still orders the queue, so everything above holds
+// with "place" for "ticket" (the oldest waiter is the one with the lowest place), and the costs
+// do not change. Higher priorities come first, first in, first out within a priority; the
+// ageing step bounds the overtaking (see Place): a waiter of priority p is overtaken by at most
+// (q-p)·ageing later arrivals of each priority q above it.
+//
+// # Weighted permits
+//
+// An execution may take several slots (ParkRequest.Weight, 1 to the limit; above the live
+// limit, ErrWeightAboveLimit). Its waiter and holder items carry AttributeWeight, the counter
+// counts held weight, and the invariant reads: the counter equals the sum of the holders'
+// weights and never exceeds the limit. The head of the line is served strictly first in, first
+// out: a waiter that does not fit blocks the lighter ones behind it until enough is released
+// (heavy waiters never starve; the price is the throughput lost while slots wait for the
+// head). A release of weight w hands on to a head of weight w' in one transaction that moves
+// the counter by w'-w within the room the limit leaves (WeightedGrowCondition); when the head
+// does not fit, the release gives its weight back; whatever is left free after a hand-off,
+// an admission or a heavy waiter's leave goes on to the next waiters that fit. Costs: a lock
+// whose executions all weigh 1 sends exactly the requests above; a weighted lock's counter item
+// is marked AttributeWeighted (one write, by the first heavy waiter), and each of its releases
+// reads the holder's weight first (one strongly consistent read).
 package lock

@@ -64,6 +64,8 @@ func ErrorName(err error) string {
 		return ErrorLockTable
 	case errors.Is(err, ErrInvalidRequest):
 		return ErrorInvalidRequest
+	case errors.Is(err, ErrWeightAboveLimit):
+		return ErrorWeightAboveLimit
 	}
 	return ""
 }

@@ -100,6 +100,48 @@ func WaiterEntry(ticket int64) string {
 	return fmt.Sprintf("%s%0*d", WaiterPrefix, ticketDigits, ticket)
 }
 
+// Priorities. A lock's waiters either all have a priority or none has (a semaphore passes one
+// with every park, or never): with priorities, a waiter's place in the queue is
+// Place(ticket, priority, ageing) instead of its ticket, so one Query from "lock" on still reads
+// the head of the queue, and every cost stays what it is without priorities.
+const (
+	// MinPriority is the lowest priority.
+	MinPriority = 0
+	// MaxPriority is the highest priority.
+	MaxPriority = 9
+	// MaxPriorityAgeing is the largest ageing step of Place: it keeps every place within the
+	// 16 digits of a waiter's sort key for the first 10^13 tickets of a lock.
+	MaxPriorityAgeing = 1_000_000
+)
+
+// Place is the place in the queue, in the waiter's sort key (WaiterEntry), of the execution
+// with ticket and priority (MinPriority to MaxPriority) on a lock whose waiters have
+// priorities, with ageing step ageing (at least 1): the waiter queues as if it had drawn its
+// ticket (MaxPriority-priority)·ageing tickets later, so higher priorities come first,
+// first in first out within a priority, and each later arrival ages the waiters before it.
+//
+// The starvation bound: a waiter of priority p is overtaken by at most (q-p)·ageing executions
+// of priority q > p that drew their tickets after it, and by none of priority p or lower; an
+// execution of priority q is admitted before every waiter of priority p < q that drew its
+// ticket fewer than (q-p)·ageing tickets earlier. Places are distinct (the last digit is
+// MaxPriority-priority) and ordered by (ticket + (MaxPriority-priority)·ageing, then higher
+// priority first).
+func Place(ticket int64, priority int, ageing int64) int64 {
+	behind := int64(MaxPriority - priority)
+	return (ticket+behind*ageing)*(MaxPriority+1) + behind
+}
+
+// CheckPriority returns an ErrInvalidRequest error unless priority and ageing are in range.
+func CheckPriority(priority int, ageing int64) error {
+	switch {
+	case priority < MinPriority || priority > MaxPriority:
+		return fmt.Errorf("%w: priority %d out of range: give an integer from %d to %d", ErrInvalidRequest, priority, MinPriority, MaxPriority)
+	case ageing < 1 || ageing > MaxPriorityAgeing:
+		return fmt.Errorf("%w: priority ageing %d out of range: give an integer from 1 to %d", ErrInvalidRequest, ageing, MaxPriorityAgeing)
+	}
+	return nil
+}
+
 // TicketOf reads the ticket back from a waiter item's sort key; ok is false for any other key.
 func TicketOf(entry string) (ticket int64, ok bool) {
 	digits, found := strings.CutPrefix(entry, WaiterPrefix)

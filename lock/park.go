@@ -18,11 +18,14 @@ type ParkRequest struct {
 	Limit int
 	// Execution is the parking execution's ARN.
 	Execution string
-	// Ticket is the execution's ticket, drawn before it parked (DrawTicketUpdate): its place
-	// in the queue.
+	// Ticket is the execution's place in the queue: its ticket, drawn before it parked
+	// (DrawTicketUpdate), or on a lock with priorities Place of the ticket.
 	Ticket int64
 	// Token is the parked task's token.
 	Token string
+	// Weight is how many slots the execution takes (weighted permits), 1 to the lock's limit;
+	// 0 means 1. A waiter that does not fit blocks the ones behind it (see weight.go).
+	Weight int
 	// Again is true when the task parks again (its earlier park timed out or failed): the
 	// execution may wait already, or hold the slot its lost wake-up was for.
 	Again bool
@@ -66,8 +69,12 @@ func (c *Client) Park(ctx context.Context, r ParkRequest) (ParkResult, error) {
 				return ParkResult{}, err
 			}
 		}
-		if !ctr.admits(r.Limit) {
-			return c.enqueue(ctx, r)
+		w := max(r.Weight, 1)
+		if err := checkWeight(r.Weight, ctr.limitFor(r.Limit)); err != nil {
+			return ParkResult{}, err
+		}
+		if !ctr.fits(r.Limit, w) {
+			return c.join(ctx, r, ctr)
 		}
 		res, done, err := c.parkBelowLimit(ctx, r)
 		if err != nil || done {
@@ -122,15 +129,21 @@ func (c *Client) admitted(ctx context.Context, r ParkRequest, holds bool, err er
 // parkBelowLimit takes a free slot for the execution, unless an older waiter is owed it: then
 // that waiter is admitted and done is false (the caller reads again).
 func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
-	_, waiters, err := c.head(ctx, r.Lock, 1)
+	ctr, waiters, err := c.head(ctx, r.Lock, 1)
 	if err != nil {
 		return ParkResult{}, true, err
 	}
 	if len(waiters) > 0 && waiters[0].ticket < r.Ticket {
-		_, err := c.admitOldest(ctx, r.Lock, r.Limit, waiters, r.Execution)
+		if ctr.weighted && !ctr.fits(r.Limit, waiters[0].weight) {
+			// An older waiter that does not fit blocks the line (weighted permits).
+			res, err := c.join(ctx, r, ctr)
+			return res, true, err
+		}
+		_, err := c.admitOldest(ctx, r.Lock, r.Limit, ctr, waiters, r.Execution)
 		return ParkResult{}, err != nil, err
 	}
-	tx, err := c.transact(ctx, "acquire for "+r.Execution, c.countUp(r.Lock, r.Limit), c.putHolder(r.Lock, r.Execution, r.Execution, c.timestamp()))
+	w := max(r.Weight, 1)
+	tx, err := c.transact(ctx, "acquire for "+r.Execution, c.acquireBy(r.Lock, ctr, r.Limit, w), withWeight(c.putHolder(r.Lock, r.Execution, r.Execution, c.timestamp()), w))
 	switch {
 	case err != nil:
 		return ParkResult{}, true, err
@@ -147,6 +160,17 @@ func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult,
 	return ParkResult{}, false, nil
 }
 
+// join enqueues the execution, marking the lock weighted first when it is the lock's first
+// execution heavier than 1.
+func (c *Client) join(ctx context.Context, r ParkRequest, ctr counter) (ParkResult, error) {
+	if r.Weight > 1 && !ctr.weighted {
+		if err := c.markWeighted(ctx, r.Lock); err != nil {
+			return ParkResult{}, err
+		}
+	}
+	return c.enqueue(ctx, r)
+}
+
 // enqueue puts the execution in the queue under its ticket, then makes sure that no slot was
 // freed meanwhile with nobody left to hand it on: a release that found the queue empty
 // counted its slot back before the waiter item existed.
@@ -161,6 +185,9 @@ func (c *Client) enqueue(ctx context.Context, r ParkRequest) (ParkResult, error)
 	item[AttributeExecution] = str(r.Execution)
 	item[AttributeToken] = str(r.Token)
 	item[AttributeSince] = str(c.timestamp())
+	if r.Weight > 1 {
+		item[AttributeWeight] = num(int64(r.Weight))
+	}
 	in := &dynamodb.PutItemInput{
 		TableName: aws.String(c.table), Item: item,
 		ConditionExpression:       aws.String(ItemAbsent + " OR #execution = :execution"),
@@ -239,11 +266,11 @@ func (c *Client) fillFreeSlots(ctx context.Context, lock string, limit int, by s
 // admitOldest gives a free slot to the oldest of waiters that is still waiting and wakes it, on
 // behalf of the operation of execution by; a waiter found dead gives the slot up again. admittedTo is "" when every one of them was
 // taken by someone else meanwhile, or the lock filled up.
-func (c *Client) admitOldest(ctx context.Context, lock string, limit int, waiters []waiter, by string) (admittedTo string, err error) {
+func (c *Client) admitOldest(ctx context.Context, lock string, limit int, ctr counter, waiters []waiter, by string) (admittedTo string, err error) {
 	for _, w := range waiters {
 		since := c.timestamp()
 		tx, err := c.transact(ctx, "admit "+w.execution,
-			c.countUp(lock, limit), c.putHolder(lock, w.execution, by, since), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
+			c.acquireBy(lock, ctr, limit, w.weight), withWeight(c.putHolder(lock, w.execution, by, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return "", err

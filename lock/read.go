@@ -27,16 +27,17 @@ func (c *Client) Holds(ctx context.Context, lock, execution string) (bool, error
 
 // Leave takes a waiting execution out of the queue (it gives up waiting). When it was handed
 // a slot meanwhile, the slot goes on as Release gives it: nothing is kept by an execution that
-// leaves.
+// leaves. ticket is its place in the queue, as it parked (ParkRequest.Ticket).
 func (c *Client) Leave(ctx context.Context, lock, execution string, ticket int64, limit int) (ReleaseResult, error) {
 	if lock == "" || execution == "" || ticket < 1 {
 		return ReleaseResult{}, fmt.Errorf("%w: leave needs a lock name, an execution and its ticket", ErrInvalidRequest)
 	}
-	_, err := c.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+	out, err := c.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 		TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(ticket)),
 		ConditionExpression:       aws.String("attribute_not_exists(#entry) OR #execution = :execution"),
 		ExpressionAttributeNames:  map[string]string{"#entry": AttributeEntry, "#execution": AttributeExecution},
 		ExpressionAttributeValues: map[string]types.AttributeValue{":execution": str(execution)},
+		ReturnValues:              types.ReturnValueAllOld,
 	})
 	var failed *types.ConditionalCheckFailedException
 	switch {
@@ -45,7 +46,12 @@ func (c *Client) Leave(ctx context.Context, lock, execution string, ticket int64
 	case err != nil:
 		return ReleaseResult{}, classify("leave the queue of "+strconv.Quote(lock), err)
 	}
-	return c.ReleaseIfHeld(ctx, lock, execution, limit)
+	res, err := c.ReleaseIfHeld(ctx, lock, execution, limit)
+	if err == nil && weightOf(out.Attributes) > 1 {
+		// A heavy waiter may have blocked lighter ones behind it that fit now.
+		err = c.fillFreeSlots(ctx, lock, limit, execution)
+	}
+	return res, err
 }
 
 // State is what one read of a lock's partition shows.
@@ -78,6 +84,8 @@ type Holder struct {
 	Execution string `json:"execution"`
 	// Since is when it took its slot.
 	Since string `json:"since"`
+	// Weight is how many slots it holds with weighted permits; 0 for one slot.
+	Weight int `json:"weight,omitempty"`
 }
 
 // Waiter is a waiter item as read.
@@ -88,6 +96,8 @@ type Waiter struct {
 	Execution string `json:"execution"`
 	// Since is when it joined the queue.
 	Since string `json:"since"`
+	// Weight is how many slots it waits for with weighted permits; 0 for one slot.
+	Weight int `json:"weight,omitempty"`
 }
 
 // Read reads a lock whole, strongly consistent, as one snapshot: its holder items (a Query of
@@ -187,20 +197,21 @@ func (st *State) add(item map[string]types.AttributeValue) {
 		return
 	}
 	if e, ok := ExecutionOf(entry); ok {
-		st.Holders = append(st.Holders, Holder{Execution: e, Since: stringOf(item, AttributeSince)})
+		st.Holders = append(st.Holders, Holder{Execution: e, Since: stringOf(item, AttributeSince), Weight: int(numberOf(item, AttributeWeight))})
 		return
 	}
 	if w, ok := parseWaiter(item); ok {
-		st.Waiters = append(st.Waiters, Waiter{Ticket: w.ticket, Execution: w.execution, Since: stringOf(item, AttributeSince)})
+		st.Waiters = append(st.Waiters, Waiter{Ticket: w.ticket, Execution: w.execution, Since: stringOf(item, AttributeSince), Weight: int(numberOf(item, AttributeWeight))})
 	}
 }
 
 // Check reports how the state breaks the lock's invariant for limit, or nil: the counter
-// equals the number of holders, never exceeds limit, and no execution both holds and waits.
+// equals the number of holders (with weighted permits, the sum of their weights), never exceeds
+// limit, and no execution both holds and waits.
 func (st State) Check(limit int) error {
 	var problems []string
-	if st.Count != len(st.Holders) {
-		problems = append(problems, fmt.Sprintf("the counter says %d holders, %d holder items exist", st.Count, len(st.Holders)))
+	if held := st.HeldWeight(); st.Count != held {
+		problems = append(problems, fmt.Sprintf("the counter says %d held, the holder items hold %d", st.Count, held))
 	}
 	if st.Count > limit || st.Count < 0 {
 		problems = append(problems, fmt.Sprintf("the counter is %d, outside 0..%d", st.Count, limit))
@@ -218,6 +229,15 @@ func (st State) Check(limit int) error {
 		return fmt.Errorf("%w: %v", ErrInvariant, problems)
 	}
 	return nil
+}
+
+// HeldWeight is the sum of the holders' weights: their number, without weighted permits.
+func (st State) HeldWeight() int {
+	held := 0
+	for _, h := range st.Holders {
+		held += max(h.Weight, 1)
+	}
+	return held
 }
 
 // ErrInvariant is wrapped by Check's error.

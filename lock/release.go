@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // ReleaseResult says what Release did.
@@ -83,8 +84,17 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 	if err != nil {
 		return releaseStep{done: true}, err
 	}
-	if len(waiters) == 0 || ctr.count > ctr.limitFor(limit) || ctr.paused {
-		tx, err := c.transact(ctx, "release "+holder, c.countDown(lock), c.deleteItem(HolderKey(lock, holder)))
+	hw := 1 // the holder's weight
+	if ctr.weighted {
+		if hw, err = c.holderWeight(ctx, lock, holder); err != nil {
+			return releaseStep{done: true}, err
+		}
+	}
+	// Strictly first in first out: the slot goes back when the head of the line does not fit
+	// once the holder's weight is free (with weight 1 everywhere: when the lock holds more than
+	// its limit).
+	if len(waiters) == 0 || ctr.count-hw+waiters[0].weight > ctr.limitFor(limit) || ctr.paused {
+		tx, err := c.transact(ctx, "release "+holder, c.releaseBy(lock, ctr, hw), c.deleteItem(HolderKey(lock, holder)))
 		switch {
 		case err != nil:
 			return releaseStep{done: true}, err
@@ -110,14 +120,24 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 	}
 	for _, w := range waiters {
 		since := c.timestamp()
-		tx, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution,
-			c.deleteItem(HolderKey(lock, holder)), c.putHolder(lock, w.execution, holder, since), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
+		delta := w.weight - hw
+		if ctr.count+delta > ctr.limitFor(limit) {
+			return releaseStep{}, nil // a later waiter that does not fit: read again
+		}
+		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putHolder(lock, w.execution, holder, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket)))}
+		if delta != 0 {
+			// A waiter of another weight: the counter moves by the difference, within the room.
+			items = append(items, c.countBy(lock, ctr, limit, delta))
+		}
+		tx, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution, items...)
 		switch {
 		case err != nil:
 			return releaseStep{done: true}, err
 		case tx.outcome == refused && tx.failed[0]:
 			// Not a holder: released already (see above).
 			return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
+		case tx.outcome == refused && delta != 0 && tx.failed[3] && !tx.failed[1] && !tx.failed[2]:
+			return releaseStep{}, nil // the counter changed since the read: read again
 		case tx.outcome == refused && tx.failed[1] && !tx.failed[2]:
 			// The waiter holds already (a re-park raced) but its waiter item is still there:
 			// it only has to leave the queue.
@@ -156,6 +176,11 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		}
 		res.HandedTo = append(res.HandedTo, w.execution)
 		dead, err := c.wakeOrFindDead(ctx, w, Wake{GrantedBy: holder, Ticket: w.ticket, HeldSince: since})
+		if err == nil && (delta < 0 || ctr.weighted) {
+			// A lighter waiter left weight free, or the new head of the line is lighter than
+			// the one just admitted: the next ones may fit.
+			err = c.fillFreeSlots(ctx, lock, limit, holder)
+		}
 		if err != nil || !dead {
 			return releaseStep{done: true}, err
 		}

@@ -104,6 +104,9 @@ func (b builder) handOff(next string, afterFailure bool) *asl.Task {
 	}
 	payload := b.handOffPayload(HandOffActionRelease)
 	delete(payload, "ticket.$")
+	delete(payload, "priority.$")
+	delete(payload, "priorityAgeing")
+	delete(payload, "weight.$")
 	return &asl.Task{
 		Transition: asl.Next(next),
 		Resource:   ResourceLambdaInvoke,
@@ -116,13 +119,21 @@ func (b builder) handOff(next string, afterFailure bool) *asl.Task {
 
 // handOffPayload is the hand-off function's payload for action, for this execution.
 func (b builder) handOffPayload(action string) map[string]any {
-	return map[string]any{
+	payload := map[string]any{
 		"action":         action,
 		"lockName.$":     "$.lockName",
 		"limit":          b.o.Limit,
 		"executionArn.$": "$$.Execution.Id",
 		"ticket.$":       "$.ticket.n",
 	}
+	if b.o.PriorityPath != "" {
+		payload["priority.$"] = "$.priority.level"
+		payload["priorityAgeing"] = b.o.PriorityAgeing
+	}
+	if b.o.WeightPath != "" {
+		payload["weight.$"] = "$.weight.units"
+	}
+	return payload
 }
 
 // handOffRetry retries the Lambda service's transient errors, Lambda.Unknown (the function timed

@@ -50,3 +50,18 @@ func TestSemaphoreLockNamePath(t *testing.T) {
 		}
 	}
 }
+
+func TestSemaphorePriorityPath(t *testing.T) {
+	for _, opts := range []machines.SemaphoreOptions{
+		{LockName: "L", Limit: 2, WaitStrategy: machines.WaitCallback, PriorityPath: "$.job.priority"},
+		{LockName: "L", Limit: 2, WaitStrategy: machines.WaitCallback},
+	} {
+		if got := machines.SemaphorePriorityPath(deployed(t, opts)); got != opts.PriorityPath {
+			t.Errorf("SemaphorePriorityPath = %q, want %q", got, opts.PriorityPath)
+		}
+		opts.WeightPath, opts.PriorityPath = opts.PriorityPath, ""
+		if got := machines.SemaphoreWeightPath(deployed(t, opts)); got != opts.WeightPath {
+			t.Errorf("SemaphoreWeightPath = %q, want %q", got, opts.WeightPath)
+		}
+	}
+}

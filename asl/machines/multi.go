@@ -63,6 +63,10 @@ func (o SemaphoreOptions) checkLocks() *OptionError {
 		return &OptionError{Field: "Rate", Value: "set", Problem: "is not supported with Locks; remove it, or use a single lock", Kind: ErrRate}
 	case o.TotalLimit != 0:
 		return &OptionError{Field: "TotalLimit", Value: o.TotalLimit, Problem: "is not supported with Locks; name the total lock among Locks instead", Kind: ErrLimit}
+	case o.PriorityPath != "":
+		return &OptionError{Field: "PriorityPath", Value: strconv.Quote(o.PriorityPath), Problem: "is not supported with Locks; remove it, or use a single lock", Kind: ErrPriority}
+	case o.WeightPath != "":
+		return &OptionError{Field: "WeightPath", Value: strconv.Quote(o.WeightPath), Problem: "is not supported with Locks; remove it, or use a single lock", Kind: ErrWeight}
 	}
 	fixed := map[string]bool{}
 	for i, l := range o.Locks {

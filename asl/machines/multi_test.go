@@ -37,6 +37,10 @@ func TestSeveralLocksRejectsInvalidOptions(t *testing.T) {
 	}{
 		{"with LockName", valid(func(o *machines.SemaphoreOptions) { o.LockName = "x" }), machines.ErrLockName, "Locks", "mutually exclusive"},
 		{"with Rate", valid(func(o *machines.SemaphoreOptions) { o.Rate = &machines.RateOptions{PerSecond: 1} }), machines.ErrRate, "Rate", "not supported with Locks"},
+		{"with priorities", valid(func(o *machines.SemaphoreOptions) { o.PriorityPath = "$.priority" }), machines.ErrPriority, "PriorityPath", "not supported with Locks"},
+		{"with weights", valid(func(o *machines.SemaphoreOptions) { o.WeightPath = "$.slots" }), machines.ErrWeight, "WeightPath", "not supported with Locks"},
+		{"a total limit with weights", machines.SemaphoreOptions{LockNamePath: "$.tenant", Limit: 3, TotalLimit: 12, Work: work, WaitStrategy: machines.WaitCallback, WeightPath: "$.slots"},
+			machines.ErrWeight, "WeightPath", "not supported with TotalLimit"},
 		{"spec without a name", valid(func(o *machines.SemaphoreOptions) { o.Locks[1].LockNamePath = "" }), machines.ErrLockName, "Locks[1].LockName", "got neither"},
 		{"spec with both names", valid(func(o *machines.SemaphoreOptions) { o.Locks[0].LockNamePath = "$.a" }), machines.ErrLockName, "Locks[0].LockName", "got both"},
 		{"fixed name twice", valid(func(o *machines.SemaphoreOptions) { o.Locks[1] = machines.LockSpec{LockName: "database"} }), machines.ErrLockName, "Locks[1].LockName", "named twice"},

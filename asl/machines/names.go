@@ -64,7 +64,9 @@ const (
 // StateNames returns the names of every state a semaphore machine may have, in rendering order.
 func StateNames() []string {
 	return []string{
-		StateCheckLockName, StateInvalidLockName, StateReservedLockName, StatePrepareAcquire, StateTakeTicket, StateAcquireSlot,
+		StateCheckLockName, StateInvalidLockName, StateReservedLockName, StatePrepareAcquire,
+		StateCheckPriority, StateDefaultPriority, StateReadPriority, StateInvalidPriority,
+		StateCheckWeight, StateDefaultWeight, StateReadWeight, StateInvalidWeight, StateTakeTicket, StateAcquireSlot,
 		StateCheckHolder, StateSlotHeld, StateCountWait, StateWaitForSlot,
 		StateWaitInQueue, StateLeaveQueue, StateAcquireTimedOut,
 		StateTakeRatePermit, StateRestartRate, StateRetakeRatePermit, StateWaitForRateSlot,

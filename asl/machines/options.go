@@ -89,6 +89,28 @@ type SemaphoreOptions struct {
 	// Rate limits how often executions enter the work, per lock name (see RateOptions).
 	// Default: nil, no rate limit.
 	Rate *RateOptions
+	// PriorityPath reads the execution's priority from the execution input, e.g. "$.priority":
+	// an integer from MinPriority (0) to MaxPriority (9); higher priorities are admitted
+	// first, first in first out within a priority, and PriorityAgeing bounds the overtaking.
+	// An input without it has DefaultPriority; anything else there fails the execution with
+	// ErrorInvalidPriority. A "$." reference path like LockNamePath; Callback strategy only.
+	// Default: none, first in first out.
+	PriorityPath string
+	// PriorityAgeing is the ageing step of priorities (lock.Place): a waiter of priority p is
+	// overtaken by at most (q-p)·PriorityAgeing executions of each priority q > p that queued
+	// after it; an execution of priority q overtakes every waiter of priority p < q that
+	// queued fewer than (q-p)·PriorityAgeing executions before it. 1 to MaxPriorityAgeing,
+	// with PriorityPath only. Default: DefaultPriorityAgeing.
+	PriorityAgeing int
+	// WeightPath reads the execution's weight from the execution input, e.g. "$.weight": the
+	// number of slots it takes, a whole number from 1 to Limit. The head of the line is served
+	// first in, first out: a waiter that does not fit blocks lighter ones behind it (package
+	// lock, "Weighted permits"). An input without it has DefaultWeight; a number out of range
+	// or anything else there fails the execution with ErrorInvalidWeight, a fractional one with
+	// ErrorInvalidHandOffRequest, and a weight above the lock's live limit (lowered by an
+	// operator) with ErrorWeightAboveLimit. A "$." reference path; Callback strategy only.
+	// Default: none, every execution takes one slot.
+	WeightPath string
 }
 
 // withDefaults returns a copy of o with the defaults filled in.
@@ -129,12 +151,15 @@ func (o SemaphoreOptions) withDefaults() SemaphoreOptions {
 			}
 		}
 	}
+	if o.PriorityPath != "" && o.PriorityAgeing == 0 {
+		o.PriorityAgeing = DefaultPriorityAgeing
+	}
 	return o
 }
 
 // validate checks options that already have their defaults, returning the first problem.
 func (o SemaphoreOptions) validate() error {
-	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate, o.checkTotal}
+	checks := []func() *OptionError{o.checkLockName, o.checkLimit, o.checkTiming, o.checkWork, o.checkRate, o.checkTotal, o.checkPriority, o.checkWeight}
 	if len(o.Locks) > 0 {
 		checks = []func() *OptionError{o.checkLocks, o.checkTiming, o.checkLocksTiming, o.checkWork, o.checkTotal}
 	}

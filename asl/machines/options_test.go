@@ -56,6 +56,21 @@ func TestSemaphoreRejectsInvalidOptions(t *testing.T) {
 			o.WaitStrategy, o.CallbackTimeout, o.AcquireTimeout = machines.WaitCallback, 10*time.Minute, 5*time.Minute
 		}), machines.ErrTiming, "CallbackTimeout", "at most AcquireTimeout (5m0s)"},
 		{"timeout over a year", valid(func(o *machines.SemaphoreOptions) { o.Timeout = 366 * 24 * time.Hour }), machines.ErrTiming, "Timeout", "one year"},
+		{"priority under Poll", valid(func(o *machines.SemaphoreOptions) { o.PriorityPath = "$.priority" }), machines.ErrPriority, "PriorityPath", `applies to WaitStrategy "Callback" only`},
+		{"priority path without $.", valid(func(o *machines.SemaphoreOptions) {
+			o.WaitStrategy, o.PriorityPath = machines.WaitCallback, "priority"
+		}), machines.ErrPriority, "PriorityPath", `"priority"`},
+		{"ageing without priorities", valid(func(o *machines.SemaphoreOptions) { o.PriorityAgeing = 10 }), machines.ErrPriority, "PriorityAgeing", "with PriorityPath only"},
+		{"ageing out of range", valid(func(o *machines.SemaphoreOptions) {
+			o.WaitStrategy, o.PriorityPath, o.PriorityAgeing = machines.WaitCallback, "$.priority", -1
+		}), machines.ErrPriority, "PriorityAgeing", "got -1"},
+		{"ageing too large", valid(func(o *machines.SemaphoreOptions) {
+			o.WaitStrategy, o.PriorityPath, o.PriorityAgeing = machines.WaitCallback, "$.priority", machines.MaxPriorityAgeing+1
+		}), machines.ErrPriority, "PriorityAgeing", "must be 1 to 1000000"},
+		{"weight under Poll", valid(func(o *machines.SemaphoreOptions) { o.WeightPath = "$.weight" }), machines.ErrWeight, "WeightPath", `applies to WaitStrategy "Callback" only`},
+		{"weight path without $.", valid(func(o *machines.SemaphoreOptions) {
+			o.WaitStrategy, o.WeightPath = machines.WaitCallback, "weight"
+		}), machines.ErrWeight, "WeightPath", `"weight"`},
 		{"acquire outlasts execution", valid(func(o *machines.SemaphoreOptions) { o.Timeout = 10 * time.Minute }), machines.ErrTiming, "AcquireTimeout", "shorter than Timeout (10m0s)"},
 	}
 	for _, tt := range tests {

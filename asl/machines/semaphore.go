@@ -39,6 +39,12 @@ func Semaphore(opts SemaphoreOptions) (*asl.StateMachine, error) {
 	}
 	callback := o.WaitStrategy == WaitCallback
 	states = append(states, asl.NamedState{Name: StatePrepareAcquire, State: b.prepareAcquire()})
+	if b.o.PriorityPath != "" {
+		states = append(states, b.priorityStates()...)
+	}
+	if b.o.WeightPath != "" {
+		states = append(states, b.weightStates()...)
+	}
 	if callback {
 		states = append(states,
 			asl.NamedState{Name: StateTakeTicket, State: b.ref().drawTicketTask(StateWaitInQueue)},
@@ -144,7 +150,12 @@ func (b builder) prepareAcquire() *asl.Pass {
 		params["lockName"] = b.o.LockName
 	}
 	next := StateAcquireSlot
-	if b.o.WaitStrategy == WaitCallback {
+	switch {
+	case b.o.PriorityPath != "":
+		next = StateCheckPriority
+	case b.o.WeightPath != "":
+		next = StateCheckWeight
+	case b.o.WaitStrategy == WaitCallback:
 		next = StateTakeTicket
 	}
 	return &asl.Pass{Transition: asl.Next(next), Parameters: params}

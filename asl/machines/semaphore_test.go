@@ -47,6 +47,10 @@ func goldenCases() []struct {
 		{"semaphore-several-locks", machines.SemaphoreOptions{Locks: severalLocks(), Limit: 2, Work: lambda, WaitStrategy: machines.WaitCallback}},
 		{"semaphore-several-locks-poll", machines.SemaphoreOptions{Locks: severalLocks(), Limit: 2, Work: lambda}},
 		{"semaphore-total-limit", machines.SemaphoreOptions{LockNamePath: "$.tenant", Limit: 3, TotalLimit: 12, Work: lambda, WaitStrategy: machines.WaitCallback}},
+		{"semaphore-callback-priority", machines.SemaphoreOptions{LockNamePath: "$.tenant", Limit: 3, Work: lambda, WaitStrategy: machines.WaitCallback,
+			PriorityPath: "$.job.priority", PriorityAgeing: 50}},
+		{"semaphore-callback-weight", machines.SemaphoreOptions{LockName: "Exports", Limit: 8, Work: lambda, WaitStrategy: machines.WaitCallback,
+			WeightPath: "$.slots", PriorityPath: "$.priority"}},
 		{"semaphore-tuned", machines.SemaphoreOptions{LockName: "MySemaphore", Limit: 10, Work: lambda, TableName: "locks",
 			AcquireTimeout: 2 * time.Minute, WaitMin: 2 * time.Second, WaitMax: 10 * time.Second, Timeout: 10 * time.Minute}},
 	}

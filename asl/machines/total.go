@@ -28,6 +28,10 @@ func (o SemaphoreOptions) checkTotal() *OptionError {
 		return &OptionError{Field: "WaitStrategy", Value: strconv.Quote(string(o.WaitStrategy)), Problem: `must be "Callback" with TotalLimit`, Kind: ErrWaitStrategy}
 	case o.Rate != nil:
 		return &OptionError{Field: "Rate", Value: "set", Problem: "is not supported with TotalLimit; remove one of them", Kind: ErrRate}
+	case o.PriorityPath != "":
+		return &OptionError{Field: "PriorityPath", Value: strconv.Quote(o.PriorityPath), Problem: "is not supported with TotalLimit; remove one of them", Kind: ErrPriority}
+	case o.WeightPath != "":
+		return &OptionError{Field: "WeightPath", Value: strconv.Quote(o.WeightPath), Problem: "is not supported with TotalLimit; remove one of them", Kind: ErrWeight}
 	case strings.TrimSpace(o.TotalLockName) == "" || len(o.TotalLockName) > lock.MaxLockNameBytes || strings.Contains(o.TotalLockName, "${"):
 		return &OptionError{Field: "TotalLockName", Value: strconv.Quote(o.TotalLockName), Problem: fmt.Sprintf("must be a lock name of 1 to %d bytes, not only blanks, without \"${\"", lock.MaxLockNameBytes), Kind: ErrLockName}
 	case o.AcquireTimeout*3 >= o.Timeout:

@@ -48,6 +48,14 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	if rf := res.Rate; rf != nil {
 		printRate(tw, rf)
 	}
+	if r.MaxConcurrentWeight > 0 {
+		fmt.Fprintf(tw, "Most weight inside the work at once\t%d of %d\t%s\n", r.MaxConcurrentWeight, res.Limit, verdict(r.MaxConcurrentWeight))
+		ideal = "total weight × work time / limit"
+		if res.MakespanOverIdeal > 0 {
+			fmt.Fprintf(tw, "Slots used (weighted work / (limit × makespan))\t%.1f %%: %.1f %% of the throughput lost (head-of-line blocking and the run's tail)\t\n",
+				100/res.MakespanOverIdeal, 100-100/res.MakespanOverIdeal)
+		}
+	}
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: %s = %.1f s)\t\n", res.MakespanOverIdeal, ideal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
 	printCapacity(tw, res.PerExecution)
@@ -87,6 +95,20 @@ func printReport(tw *tabwriter.Writer, r *runner.Report) {
 			order = "OUT OF ORDER"
 		}
 		fmt.Fprintf(tw, "Wait queue\t%d queued, %d admitted from the queue, %d out of enqueue order, %d left\t%s\n", r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft, order)
+	}
+	if p := r.Priorities; p != nil {
+		promise := "ok"
+		if p.AgainstPromise > 0 {
+			promise = "BROKEN"
+		}
+		levels := slices.Sorted(maps.Keys(p.Waiters))
+		var by []string
+		for _, l := range levels {
+			by = append(by, fmt.Sprintf("priority %d: %d", l, p.Waiters[l]))
+		}
+		fmt.Fprintf(tw, "Priorities, waiters admitted\t%s\t\n", strings.Join(by, ", "))
+		fmt.Fprintf(tw, "Priorities, pairs (lower queued first)\t%d: %d higher admitted first, %d lower first as ageing bounds it, %d simultaneous, %d against the promise\t%s\n",
+			p.Pairs, p.HigherFirst, p.AgedFirst, p.Simultaneous, p.AgainstPromise, promise)
 	}
 }
 

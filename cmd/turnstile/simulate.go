@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +43,12 @@ type simulateFlags struct {
 	waitStrategy string
 	// rate is the demo's Rate, nil for none.
 	rate *semaphore.Rate
+	// priorityAgeing, above 0, gives the demo priorities with this ageing step.
+	priorityAgeing int
+	// highPriority is how many of the last executions have the highest priority.
+	highPriority int
+	// weights are the executions' weights, in turn; none without weighted permits.
+	weights []int
 	// faults are injected into the run.
 	faults simulate.Faults
 }
@@ -73,6 +80,18 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 		return err
 	})
 	fs.Float64Var(&f.timeScale, "time-scale", simulate.DefaultTimeScale, "real seconds per virtual second, to watch a run; 0 skips time: virtual time moves only when nothing is in flight")
+	fs.IntVar(&f.priorityAgeing, "priority-ageing", 0, `give the semaphore priorities, read from `+demo.DemoPriorityPath+`, with this ageing step: a waiter is overtaken by at most (q-p)·N later arrivals of each higher priority q (demo app only, --wait Callback; 0: none)`)
+	fs.IntVar(&f.highPriority, "high-priority", 0, "the last N executions have the highest priority ("+strconv.Itoa(semaphore.MaxPriority)+"), the others none (the default, "+strconv.Itoa(semaphore.DefaultPriority)+"): needs a semaphore with priorities")
+	fs.Func("weights", "comma-separated weights, e.g. 1,4: execution i takes weight i mod n of the slots (a demo app with weighted permits at "+demo.DemoWeightPath+", or an app with WeightPath)", func(v string) error {
+		for _, p := range strings.Split(v, ",") {
+			w, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || w < 1 {
+				return fmt.Errorf("a weight must be a whole number of at least 1, got %q", p)
+			}
+			f.weights = append(f.weights, w)
+		}
+		return nil
+	})
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
 	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
@@ -83,7 +102,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("simulate takes no arguments, got %q", fs.Args())
 	}
-	demoOnly := map[string]bool{"limit": true, "lock-name": true, "work-time": true, "failure-rate": true, "wait": true, "rate": true}
+	demoOnly := map[string]bool{"limit": true, "lock-name": true, "work-time": true, "failure-rate": true, "wait": true, "rate": true, "priority-ageing": true}
 	var conflict error
 	fs.Visit(func(fl *flag.Flag) {
 		if f.cdkOut != "" && demoOnly[fl.Name] && conflict == nil {
@@ -115,6 +134,8 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 		return f, errors.New("--input and --input-file are mutually exclusive")
 	case f.executions < 1:
 		return f, fmt.Errorf("--executions must be at least 1, got %d", f.executions)
+	case f.highPriority < 0 || f.highPriority > f.executions:
+		return f, fmt.Errorf("--high-priority must be from 0 to --executions (%d), got %d", f.executions, f.highPriority)
 	case f.timeScale < 0:
 		return f, fmt.Errorf("--time-scale must be >= 0 (0 skips time), got %g", f.timeScale)
 	}
@@ -127,6 +148,8 @@ func (f simulateFlags) demoConfig() (demo.Config, error) {
 	cfg.Limit, cfg.LockName, cfg.WorkDuration, cfg.FailureRate = f.limit, f.lockName, f.workTime, f.failureRate
 	cfg.WaitStrategy = semaphore.WaitStrategy(f.waitStrategy)
 	cfg.Rate = f.rate
+	cfg.PriorityAgeing = f.priorityAgeing
+	cfg.Weighted = len(f.weights) > 0
 	if err := cfg.Validate(); err != nil {
 		var ce *demo.ContextError
 		if errors.As(err, &ce) {
@@ -139,12 +162,14 @@ func (f simulateFlags) demoConfig() (demo.Config, error) {
 
 // flagOfContextKey names the flag that sets each demo context key.
 var flagOfContextKey = map[string]string{
-	demo.ContextLimit:        "limit",
-	demo.ContextLockName:     "lock-name",
-	demo.ContextWorkDuration: "work-time",
-	demo.ContextFailureRate:  "failure-rate",
-	demo.ContextWaitStrategy: "wait",
-	demo.ContextRate:         "rate",
+	demo.ContextLimit:          "limit",
+	demo.ContextLockName:       "lock-name",
+	demo.ContextWorkDuration:   "work-time",
+	demo.ContextFailureRate:    "failure-rate",
+	demo.ContextWaitStrategy:   "wait",
+	demo.ContextRate:           "rate",
+	demo.ContextPriorityAgeing: "priority-ageing",
+	demo.ContextWeighted:       "weights",
 }
 
 func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -152,7 +177,7 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults}
+	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, HighPriority: f.highPriority, Weights: f.weights, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults}
 	if f.inputFile != "" {
 		b, err := os.ReadFile(f.inputFile)
 		if err != nil {

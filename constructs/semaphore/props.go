@@ -50,6 +50,18 @@ const (
 	HandOffPackage = "github.com/turnstile-sfn/turnstile/lambdas/handoff"
 	// DefaultCallbackTimeout is how long a parked waiter sleeps before it re-checks on its own.
 	DefaultCallbackTimeout = machines.DefaultCallbackTimeout
+	// MinPriority is the lowest priority of an execution (PriorityPath).
+	MinPriority = machines.MinPriority
+	// MaxPriority is the highest priority, admitted first.
+	MaxPriority = machines.MaxPriority
+	// DefaultPriority is the priority of an execution whose input has none at PriorityPath.
+	DefaultPriority = machines.DefaultPriority
+	// DefaultPriorityAgeing is the ageing step of priorities (PriorityAgeing).
+	DefaultPriorityAgeing = machines.DefaultPriorityAgeing
+	// MaxPriorityAgeing is the largest PriorityAgeing.
+	MaxPriorityAgeing = machines.MaxPriorityAgeing
+	// DefaultWeight is the weight of an execution whose input has none at WeightPath.
+	DefaultWeight = machines.DefaultWeight
 	// DefaultWaitStrategy is the wait strategy of a Semaphore whose props name none. Measured
 	// on the original demo (README, "Waiting for a slot"), it hands a freed slot on within
 	// a tenth of a second for a thirtieth of Poll's state transitions.
@@ -191,6 +203,29 @@ type Props struct {
 	// name with the prefix "rate#" (a lock name may then not begin with it).
 	// Default: none, no rate limit.
 	Rate *Rate
+	// PriorityPath reads each execution's priority from its input, e.g. "$.priority": an
+	// integer from MinPriority (0) to MaxPriority (9). Waiters are admitted highest priority
+	// first, first in first out within a priority, and PriorityAgeing bounds how far they are
+	// overtaken. An input without a value there has DefaultPriority (0); any other value fails
+	// the execution with Turnstile.InvalidPriority before it waits. WaitCallback only: Poll
+	// has no queue to order.
+	// Default: none, first in first out.
+	PriorityPath string
+	// PriorityAgeing is how many later arrivals age a waiter by one priority: a waiter of
+	// priority p is overtaken by at most (q-p)·PriorityAgeing executions of each priority q
+	// above it that queued after it, so none starves. With PriorityPath only.
+	// Default: DefaultPriorityAgeing (100).
+	PriorityAgeing int
+	// WeightPath reads each execution's weight from its input, e.g. "$.slots": how many of
+	// the Limit slots it takes, a whole number from 1 to Limit. The line is served first in,
+	// first out: a waiter that does not fit blocks lighter ones behind it until enough slots
+	// are free, so no heavy execution starves. An input without a value there weighs
+	// DefaultWeight (1); a value out of range or not a number fails the execution with
+	// Turnstile.InvalidWeight, a fractional one with Turnstile.InvalidHandOffRequest, and a
+	// weight above the lock's live limit (lowered with `turnstile limit`) with
+	// Turnstile.WeightAboveLimit. WaitCallback only.
+	// Default: none, every execution takes one slot.
+	WeightPath string
 
 	// Logging sends every execution event (level ALL, with execution data) to LogGroup.
 	// Default: true.

@@ -67,6 +67,14 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 		{"several locks with a bad path", valid(func(p *semaphore.Props) {
 			p.LockName, p.Locks = "", []semaphore.LockSpec{{LockName: "db"}, {LockNamePath: "$.regions[*]"}}
 		}), `semaphore: Props.Locks[1].LockNamePath must be a "$." reference path such as "$.environment", got "$.regions[*]"`},
+		{"priorities under Poll", valid(func(p *semaphore.Props) { p.WaitStrategy, p.PriorityPath = semaphore.WaitPoll, "$.priority" }),
+			`semaphore: Props.PriorityPath applies to WaitStrategy "Callback" only (Poll has no queue to order); set WaitStrategy to "Callback", got "$.priority"`},
+		{"priority ageing out of range", valid(func(p *semaphore.Props) { p.PriorityPath, p.PriorityAgeing = "$.priority", -5 }),
+			"semaphore: Props.PriorityAgeing must be 1 to 1000000, got -5"},
+		{"weights under Poll", valid(func(p *semaphore.Props) { p.WaitStrategy, p.WeightPath = semaphore.WaitPoll, "$.slots" }),
+			`semaphore: Props.WeightPath applies to WaitStrategy "Callback" only; set WaitStrategy to "Callback", got "$.slots"`},
+		{"priority ageing without priorities", valid(func(p *semaphore.Props) { p.PriorityAgeing = 5 }),
+			"semaphore: Props.PriorityAgeing applies with PriorityPath only; remove it, or set PriorityPath, got 5"},
 		{"rate without a rate", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{Burst: 5} }),
 			"semaphore: Props.Rate.PerSecond must be from one a day (1/86400) to 1000 permits a second, got 0"},
 		{"rate with an unknown mode", valid(func(p *semaphore.Props) { p.Rate = &semaphore.Rate{PerSecond: 2, Mode: "Drop"} }),
@@ -85,6 +93,29 @@ func TestNewPanicsOnInvalidProps(t *testing.T) {
 	}
 	if children := len(*stack.Node().Children()); children != 3 {
 		t.Errorf("the stack has %d children, want 3 (Fn, Child, Acquire Slot): an invalid semaphore joined the tree", children)
+	}
+}
+
+// TestPriorityProps: PriorityPath, PriorityAgeing and WeightPath reach the machine: its park
+// payload carries the priority, the ageing step (the default when PriorityAgeing is unset) and
+// the weight.
+func TestPriorityProps(t *testing.T) {
+	app := awscdk.NewApp(nil)
+	stack := awscdk.NewStack(app, jsii.String("Priorities"), nil)
+	fn := awslambda.Function_FromFunctionArn(stack, jsii.String("Fn"), jsii.String("arn:aws:lambda:us-east-1:123456789012:function:work"))
+	for i, tc := range []struct{ ageing, want int }{{0, semaphore.DefaultPriorityAgeing}, {7, 7}} {
+		s := semaphore.New(stack, jsii.String(fmt.Sprintf("Semaphore%d", i)), &semaphore.Props{
+			LockName: "Jobs", Limit: 2, WorkFunction: fn, PriorityPath: "$.priority", PriorityAgeing: tc.ageing, WeightPath: "$.slots", Cleanup: jsii.Bool(false),
+		})
+		def, err := s.Definition().Render()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range []string{`"Check Priority"`, `"priority.$":"$.priority.level"`, fmt.Sprintf(`"priorityAgeing":%d`, tc.want), `"weight.$":"$.weight.units"`} {
+			if !strings.Contains(string(def), part) {
+				t.Errorf("ageing %d: the definition lacks %s", tc.ageing, part)
+			}
+		}
 	}
 }
 

@@ -56,6 +56,9 @@ func options(p *Props) machines.SemaphoreOptions {
 		WaitStrategy:    cmp.Or(p.WaitStrategy, DefaultWaitStrategy),
 		CallbackTimeout: duration("CallbackTimeout", p.CallbackTimeout),
 		Rate:            p.Rate,
+		PriorityPath:    p.PriorityPath,
+		PriorityAgeing:  p.PriorityAgeing,
+		WeightPath:      p.WeightPath,
 	}
 }
 

@@ -42,6 +42,9 @@ type QueueInput struct {
 	Execution string
 	// Ticket is the parking execution's ticket (QueuePark).
 	Ticket int64
+	// Weight is the parking execution's weight with weighted permits (QueuePark); 0 for one
+	// slot. The model takes every execution's weight from WithWeights.
+	Weight int
 	// Holders and Waiters are the state read at a quiescent point (QueueSettled); Waiters in
 	// ticket order.
 	Holders []string
@@ -57,6 +60,11 @@ type QueueWaiter struct {
 // Park is the input of a park of execution with ticket.
 func Park(execution string, ticket int64) QueueInput {
 	return QueueInput{Kind: QueuePark, Execution: execution, Ticket: ticket}
+}
+
+// ParkWeighted is the input of a park of execution with ticket and weight (weighted permits).
+func ParkWeighted(execution string, ticket int64, weight int) QueueInput {
+	return QueueInput{Kind: QueuePark, Execution: execution, Ticket: ticket, Weight: weight}
 }
 
 // ReleaseSlot is the input of a release of execution's slot under the queue protocol.
@@ -79,6 +87,9 @@ func Settled(holders []string, waiters []QueueWaiter) QueueInput {
 func (in QueueInput) String() string {
 	switch in.Kind {
 	case QueuePark:
+		if in.Weight > 1 {
+			return fmt.Sprintf("park(%s, #%d, weight %d)", in.Execution, in.Ticket, in.Weight)
+		}
 		return fmt.Sprintf("park(%s, #%d)", in.Execution, in.Ticket)
 	case QueueRelease:
 		return fmt.Sprintf("release(%s)", in.Execution)
@@ -196,15 +207,53 @@ func (s queueState) withoutWaiter(e string) queueState {
 	return newQueueState(s.holderList(), ws)
 }
 
+// queueRules are the model's limit and the executions' weights (weighted permits): the
+// holders' weights never add up to more than the limit.
+type queueRules struct {
+	limit  int
+	weight func(execution string) int // nil: every execution weighs 1
+}
+
+// w is execution e's weight.
+func (r queueRules) w(e string) int {
+	if r.weight == nil {
+		return 1
+	}
+	return max(r.weight(e), 1)
+}
+
+// held is the holders' weight.
+func (r queueRules) held(holders []string) int {
+	n := 0
+	for _, h := range holders {
+		n += r.w(h)
+	}
+	return n
+}
+
+// QueueOption adjusts QueueModel and CheckQueue.
+type QueueOption func(*queueRules)
+
+// WithWeights gives every execution its weight (weighted permits): a holder of weight w takes w
+// slots, and the head of the line is served strictly first in, first out (a waiter that does
+// not fit blocks the ones behind it). A release may give its slots back to the lock even when
+// the head would fit: concurrent releases each decide on a read that counts the others' weight
+// as held, and the head is then admitted by their second look at the queue (an Admit), which
+// must still find it at the head and fitting; a waiter left behind with room free shows as a
+// stranded waiter, not here.
+func WithWeights(weight func(execution string) int) QueueOption {
+	return func(r *queueRules) { r.weight = weight }
+}
+
 // park returns the states after e parks with ticket: admitted (ok false when no slot is free
 // for it: the lock is full or an older ticket waits) and queued (ok false when e holds).
-func (s queueState) park(limit int, e string, ticket int64) (admitted queueState, canAdmit bool, queued queueState, canQueue bool) {
+func (s queueState) park(r queueRules, e string, ticket int64) (admitted queueState, canAdmit bool, queued queueState, canQueue bool) {
 	holders := s.holderList()
 	if slices.Contains(holders, e) {
 		return s, true, s, false
 	}
 	older := slices.ContainsFunc(s.waiterList(), func(w QueueWaiter) bool { return w.Ticket < ticket && w.Execution != e })
-	if len(holders) < limit && !older {
+	if r.held(holders)+r.w(e) <= r.limit && !older {
 		admitted, canAdmit = s.withoutWaiter(e).withHolders(append(holders, e)), true
 	}
 	queued = s
@@ -217,12 +266,12 @@ func (s queueState) park(limit int, e string, ticket int64) (admitted queueState
 // admit returns the state after the queue's head e takes a free slot; ok is false when e is
 // not the head or no slot is free. An admission of an execution that holds already (recorded
 // twice: by its waker and by its own leave) changes nothing.
-func (s queueState) admit(limit int, e string) (queueState, bool) {
+func (s queueState) admit(r queueRules, e string) (queueState, bool) {
 	if s.holds(e) {
 		return s, true
 	}
 	ws, holders := s.waiterList(), s.holderList()
-	if len(ws) == 0 || ws[0].Execution != e || len(holders) >= limit {
+	if len(ws) == 0 || ws[0].Execution != e || r.held(holders)+r.w(e) > r.limit {
 		return s, false
 	}
 	return newQueueState(append(holders, e), ws[1:]), true
@@ -230,25 +279,23 @@ func (s queueState) admit(limit int, e string) (queueState, bool) {
 
 // giveUp returns the state after holder e gives its slot to the waiters handedTo in turn (each
 // the queue's head when it gets the slot; all but the last give it on at once), or back to the
-// lock when handedTo is empty (only when nobody waits, or the lock is above its limit).
-func (s queueState) giveUp(limit int, e string, handedTo []string) (queueState, bool) {
+// lock when handedTo is empty (with one slot each, only when nobody waits or the lock is above
+// its limit; with weights at any time, see WithWeights).
+func (s queueState) giveUp(r queueRules, e string, handedTo []string) (queueState, bool) {
 	holders := s.holderList()
 	if !slices.Contains(holders, e) {
 		return s, false
 	}
 	ws := s.waiterList()
 	if len(handedTo) == 0 {
-		if len(ws) > 0 && len(holders) <= limit {
+		if r.weight == nil && len(ws) > 0 && r.held(holders)-r.w(e)+r.w(ws[0].Execution) <= r.limit {
 			return s, false
 		}
 		return newQueueState(slices.DeleteFunc(holders, func(h string) bool { return h == e }), ws), true
 	}
-	if len(holders) > limit {
-		return s, false
-	}
 	giver := e
 	for _, w := range handedTo {
-		if len(ws) == 0 || ws[0].Execution != w {
+		if len(ws) == 0 || ws[0].Execution != w || r.held(holders)-r.w(giver)+r.w(w) > r.limit {
 			return s, false
 		}
 		ws = ws[1:]
@@ -260,14 +307,14 @@ func (s queueState) giveUp(limit int, e string, handedTo []string) (queueState, 
 }
 
 // queueStep returns the states the lock can be in after in returned output in state s.
-func queueStep(limit int, s queueState, in QueueInput, output any) []any {
+func queueStep(r queueRules, s queueState, in QueueInput, output any) []any {
 	out, known := output.(QueueOutput)
 	if !known {
-		return queueUnknown(limit, s, in)
+		return queueUnknown(r, s, in)
 	}
 	switch in.Kind {
 	case QueuePark:
-		admitted, canAdmit, queued, canQueue := s.park(limit, in.Execution, in.Ticket)
+		admitted, canAdmit, queued, canQueue := s.park(r, in.Execution, in.Ticket)
 		switch {
 		case out.Outcome == Admitted && canAdmit:
 			return []any{admitted}
@@ -277,7 +324,7 @@ func queueStep(limit int, s queueState, in QueueInput, output any) []any {
 	case QueueRelease, QueueLeave:
 		switch {
 		case out.Outcome == GaveUp:
-			if next, ok := s.giveUp(limit, in.Execution, out.HandedTo); ok {
+			if next, ok := s.giveUp(r, in.Execution, out.HandedTo); ok {
 				return []any{next}
 			}
 		case out.Outcome == NothingHeld && !s.holds(in.Execution):
@@ -287,7 +334,7 @@ func queueStep(limit int, s queueState, in QueueInput, output any) []any {
 			return []any{s}
 		}
 	case QueueAdmit:
-		if next, ok := s.admit(limit, in.Execution); ok && out.Outcome == Done {
+		if next, ok := s.admit(r, in.Execution); ok && out.Outcome == Done {
 			return []any{next}
 		}
 	case QueueSettled:
@@ -300,11 +347,11 @@ func queueStep(limit int, s queueState, in QueueInput, output any) []any {
 
 // queueUnknown returns the states an operation of unknown outcome may have left: any it can
 // return, or none of its effect.
-func queueUnknown(limit int, s queueState, in QueueInput) []any {
+func queueUnknown(r queueRules, s queueState, in QueueInput) []any {
 	next := []any{s}
 	switch in.Kind {
 	case QueuePark:
-		admitted, canAdmit, queued, canQueue := s.park(limit, in.Execution, in.Ticket)
+		admitted, canAdmit, queued, canQueue := s.park(r, in.Execution, in.Ticket)
 		if canAdmit {
 			next = append(next, admitted)
 		}
@@ -315,16 +362,16 @@ func queueUnknown(limit int, s queueState, in QueueInput) []any {
 		if in.Kind == QueueLeave && !s.holds(in.Execution) {
 			next = append(next, s.withoutWaiter(in.Execution))
 		}
-		if back, ok := s.giveUp(limit, in.Execution, nil); ok {
+		if back, ok := s.giveUp(r, in.Execution, nil); ok {
 			next = append(next, back)
 		}
 		if ws := s.waiterList(); len(ws) > 0 {
-			if handed, ok := s.giveUp(limit, in.Execution, []string{ws[0].Execution}); ok {
+			if handed, ok := s.giveUp(r, in.Execution, []string{ws[0].Execution}); ok {
 				next = append(next, handed)
 			}
 		}
 	case QueueAdmit:
-		if admitted, ok := s.admit(limit, in.Execution); ok {
+		if admitted, ok := s.admit(r, in.Execution); ok {
 			next = append(next, admitted)
 		}
 	}
@@ -336,13 +383,18 @@ func queueUnknown(limit int, s queueState, in QueueInput) []any {
 // only when no older ticket waits, else it joins the queue in ticket order; a release hands its
 // slot to the queue's head, and gives it back to the lock only when nobody waits (or the lock
 // is above its limit); a waiter admitted to a free slot is the queue's head. Operations have a
-// QueueInput as input and a QueueOutput, or the Outcome Unknown, as output.
-func QueueModel(limit int, holders []string, waiters []QueueWaiter) porcupine.Model {
+// QueueInput as input and a QueueOutput, or the Outcome Unknown, as output. With WithWeights,
+// slots are counted by weight and the head of the line blocks the waiters behind it.
+func QueueModel(limit int, holders []string, waiters []QueueWaiter, opts ...QueueOption) porcupine.Model {
 	start := newQueueState(holders, waiters)
+	r := queueRules{limit: limit}
+	for _, o := range opts {
+		o(&r)
+	}
 	m := porcupine.NondeterministicModel{
 		Init: func() []any { return []any{start} },
 		Step: func(state, input, output any) []any {
-			return queueStep(limit, state.(queueState), input.(QueueInput), output)
+			return queueStep(r, state.(queueState), input.(QueueInput), output)
 		},
 		DescribeOperation: func(input, output any) string {
 			return fmt.Sprintf("%v -> %v", input, output)
@@ -360,10 +412,10 @@ func QueueModel(limit int, holders []string, waiters []QueueWaiter) porcupine.Mo
 var ErrQueueNotLinearizable = errors.New("semcheck: queue history is not linearizable with a FIFO counting semaphore")
 
 // CheckQueue checks that history is linearizable with respect to QueueModel(limit, holders,
-// waiters). A timeout of 0 lets the check run until it decides; one that runs out is
+// waiters, opts...). A timeout of 0 lets the check run until it decides; one that runs out is
 // ErrInconclusive.
-func CheckQueue(limit int, holders []string, waiters []QueueWaiter, history []porcupine.Operation, timeout time.Duration) error {
-	switch result := porcupine.CheckOperationsTimeout(QueueModel(limit, holders, waiters), history, timeout); result {
+func CheckQueue(limit int, holders []string, waiters []QueueWaiter, history []porcupine.Operation, timeout time.Duration, opts ...QueueOption) error {
+	switch result := porcupine.CheckOperationsTimeout(QueueModel(limit, holders, waiters, opts...), history, timeout); result {
 	case porcupine.Ok:
 		return nil
 	case porcupine.Illegal:

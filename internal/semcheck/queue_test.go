@@ -285,3 +285,57 @@ func TestQueueModelCheckOfInMemoryQueues(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckQueueWithWeights: limit 4; a (3) holds, b (3) and c (1) queue. a's release to b
+// and c's admission then are linearizable, and so is a's release back to the lock with b and c
+// admitted after it; c admitted while b waits is not (c overtook the head of the line), nor a
+// 2-weight d admitted beside a (5 > 4).
+func TestCheckQueueWithWeights(t *testing.T) {
+	weights := map[string]int{"a": 3, "b": 3, "c": 1, "d": 2}
+	weight := semcheck.WithWeights(func(e string) int { return weights[e] })
+	start := []porcupine.Operation{
+		qop(0, semcheck.ParkWeighted("a", 1, 3), 1, admitted, 2),
+		qop(1, semcheck.ParkWeighted("b", 2, 3), 3, queued, 4),
+		qop(2, semcheck.ParkWeighted("c", 3, 1), 5, queued, 6),
+	}
+	for _, tt := range []struct {
+		name string
+		rest []porcupine.Operation
+		want error
+	}{
+		{"head first, then the light one", []porcupine.Operation{
+			qop(0, semcheck.ReleaseSlot("a"), 7, handedTo("b"), 8),
+			qop(2, semcheck.Admit("c"), 9, done, 10),
+		}, nil},
+		{"the light one overtakes the head", []porcupine.Operation{
+			qop(2, semcheck.Admit("c"), 7, done, 8),
+		}, semcheck.ErrQueueNotLinearizable},
+		{"given back, then the head admitted", []porcupine.Operation{
+			qop(0, semcheck.ReleaseSlot("a"), 7, back, 8),
+			qop(1, semcheck.Admit("b"), 9, done, 10),
+			qop(2, semcheck.Admit("c"), 11, done, 12),
+		}, nil},
+		{"given back, then the light one admitted first", []porcupine.Operation{
+			qop(0, semcheck.ReleaseSlot("a"), 7, back, 8),
+			qop(2, semcheck.Admit("c"), 9, done, 10),
+		}, semcheck.ErrQueueNotLinearizable},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			history := append(slices.Clone(start), tt.rest...)
+			if got := semcheck.CheckQueue(4, nil, nil, history, 10*time.Second, weight); !errors.Is(got, tt.want) || (tt.want == nil && got != nil) {
+				t.Errorf("CheckQueue() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	// d (2) holds beside a (3) only if the limit is 5; with 4 its park cannot be admitted.
+	over := []porcupine.Operation{
+		qop(0, semcheck.ParkWeighted("a", 1, 3), 1, admitted, 2),
+		qop(3, semcheck.ParkWeighted("d", 2, 2), 3, admitted, 4),
+	}
+	if got := semcheck.CheckQueue(4, nil, nil, over, 10*time.Second, weight); !errors.Is(got, semcheck.ErrQueueNotLinearizable) {
+		t.Errorf("5 of 4 held: CheckQueue() = %v, want not linearizable", got)
+	}
+	if got := semcheck.CheckQueue(5, nil, nil, over, 10*time.Second, weight); got != nil {
+		t.Errorf("5 of 5 held: CheckQueue() = %v, want nil", got)
+	}
+}

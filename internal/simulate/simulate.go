@@ -71,6 +71,13 @@ type Scenario struct {
 	ExpectErrors []string
 	// Executions is how many executions to start. Default: DefaultExecutions.
 	Executions int
+	// Weights give execution i the weight Weights[i mod len(Weights)] at the WeightPath of a
+	// semaphore with weighted permits. Default: none.
+	Weights []int
+	// HighPriority is how many of the last executions have the highest priority
+	// (lock.MaxPriority), at the PriorityPath of a semaphore with priorities; the others have
+	// none, the default priority. Default: 0.
+	HighPriority int
 	// StartConcurrency bounds the StartExecution calls in flight. Default: runner's.
 	StartConcurrency int
 	// TimeScale is real time per virtual second, for watching a run; 0 skips time (see
@@ -283,6 +290,9 @@ func (r *Result) Violations() []string {
 	} else if r.Report.MaxConcurrentWork > r.Limit && r.LockNamePath == "" {
 		out = append(out, fmt.Sprintf("%d executions were inside the work at once, above the limit of %d", r.Report.MaxConcurrentWork, r.Limit))
 	}
+	if r.Report.MaxConcurrentWeight > r.Limit && r.LockNamePath == "" {
+		out = append(out, fmt.Sprintf("executions of weight %d in all were inside the work at once, above the limit of %d", r.Report.MaxConcurrentWeight, r.Limit))
+	}
 	if r.Report.LeakedSlots > 0 {
 		out = append(out, fmt.Sprintf("%d slots were still held after the run settled", r.Report.LeakedSlots))
 	}
@@ -290,7 +300,10 @@ func (r *Result) Violations() []string {
 		out = append(out, fmt.Sprintf("%d executions were still in a wait queue after the run settled", r.Report.WaitersLeft))
 	}
 	if r.Report.AdmissionOrderInversions > 0 {
-		out = append(out, fmt.Sprintf("%d waiters were admitted before a waiter that had queued earlier", r.Report.AdmissionOrderInversions))
+		out = append(out, fmt.Sprintf("%d waiters were admitted before a waiter that had queued earlier (with priorities: with an earlier place)", r.Report.AdmissionOrderInversions))
+	}
+	if p := r.Report.Priorities; p != nil && p.AgainstPromise > 0 {
+		out = append(out, fmt.Sprintf("%d pairs of waiters of different priorities were admitted against the order their priorities and ageing promise", p.AgainstPromise))
 	}
 	if r.Rate != nil {
 		out = append(out, r.Rate.violations()...)
@@ -357,6 +370,14 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if len(sc.Keys) > 0 && lockNamePath == "" {
 		return nil, fmt.Errorf("%w: keys need a semaphore whose lock name comes from the input (LockNamePath); %s has a fixed lock name", ErrInvalidScenario, machine.LogicalID)
 	}
+	priorityPath := machines.SemaphorePriorityPath(def)
+	if sc.HighPriority > 0 && priorityPath == "" {
+		return nil, fmt.Errorf("%w: a high priority needs a semaphore with priorities (PriorityPath); %s has none", ErrInvalidScenario, machine.LogicalID)
+	}
+	weightPath := machines.SemaphoreWeightPath(def)
+	if len(sc.Weights) > 0 && weightPath == "" {
+		return nil, fmt.Errorf("%w: weights need a semaphore with weighted permits (WeightPath); %s has none", ErrInvalidScenario, machine.LogicalID)
+	}
 	table, err := lockTable(tmpl)
 	if err != nil {
 		return nil, err
@@ -396,6 +417,10 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		InputTemplate:    sc.Input,
 		Keys:             sc.Keys,
 		LockNamePath:     keyPath(lockNamePath, sc.Keys),
+		PriorityPath:     highPath(priorityPath, sc.HighPriority),
+		HighPriority:     sc.HighPriority,
+		WeightPath:       weightsPath(weightPath, sc.Weights),
+		Weights:          sc.Weights,
 		Executions:       sc.Executions,
 		StartConcurrency: sc.StartConcurrency,
 		NamePrefix:       fmt.Sprintf("simulate-%d", sc.Seed),
@@ -429,7 +454,12 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		}
 	}
 	// Independent keys work side by side: the ideal spreads the work over every key's slots.
-	res.IdealMakespanSeconds = report.WorkSeconds / float64(limit*max(1, len(sc.Keys)))
+	// With weighted permits the work uses weight × time of the slots.
+	work := report.WorkSeconds
+	if report.WeightedWorkSeconds > 0 {
+		work = report.WeightedWorkSeconds
+	}
+	res.IdealMakespanSeconds = work / float64(limit*max(1, len(sc.Keys)))
 	if res.IdealMakespanSeconds > 0 {
 		res.MakespanOverIdeal = report.MakespanSeconds / res.IdealMakespanSeconds
 	}
@@ -445,6 +475,23 @@ func keyPath(lockNamePath string, keys []string) string {
 		return ""
 	}
 	return lockNamePath
+}
+
+// weightsPath is the weight path the load test writes the weights at: none without weights.
+func weightsPath(weightPath string, weights []int) string {
+	if len(weights) == 0 {
+		return ""
+	}
+	return weightPath
+}
+
+// highPath is the priority path the load test writes the high priority at: none without
+// high-priority executions.
+func highPath(priorityPath string, high int) string {
+	if high == 0 {
+		return ""
+	}
+	return priorityPath
 }
 
 // findSemaphore returns the template's semaphore machine named by name (its name, logical ID

@@ -75,6 +75,16 @@ type Config struct {
 	// QueueNewestFirst breaks the queue protocol on purpose, to show the checks catch it: the
 	// clients read the queue from its newest end (StrategyCallback).
 	QueueNewestFirst bool
+	// QueuePriorityAgeing, above 0, gives every execution a random priority (lock.MinPriority
+	// to lock.MaxPriority) that it parks with, under lock.Place with this ageing step; the
+	// histories record its place, so the FIFO model checks the priorities' order and bound
+	// (StrategyCallback). Default: 0, no priorities.
+	QueuePriorityAgeing int64
+	// QueueWeights, above 0, gives every execution a random weight from 1 to QueueWeights (at
+	// most Limit) that it parks with (weighted permits); the histories are checked against the
+	// queue model with the weights (semcheck.WithWeights) (StrategyCallback). Default: 0, one
+	// slot each.
+	QueueWeights int
 	// LeaveRate is the chance that a queued execution gives up waiting at once (within 2 ms)
 	// and leaves the queue (StrategyCallback).
 	LeaveRate float64

@@ -38,7 +38,7 @@ func (o *observer) read(ctx context.Context) (lock.State, error) {
 	if s.Count < 0 {
 		o.negatives.Add(1)
 	}
-	if int64(s.Count) != holders {
+	if s.Count != s.HeldWeight() {
 		o.mismatches.Add(1)
 	}
 	if holders > int64(o.limit) || s.Count > o.limit {

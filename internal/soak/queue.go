@@ -157,6 +157,23 @@ type queueRun struct {
 	recorder atomic.Pointer[semcheck.Recorder] // the current segment's history
 
 	leaves, stranded atomic.Int64
+	weights          sync.Map // execution: its weight (Config.QueueWeights)
+}
+
+// queueOptions are the queue model's options: the weights, with Config.QueueWeights.
+func (q *queueRun) queueOptions() []semcheck.QueueOption {
+	if q.cfg.QueueWeights == 0 {
+		return nil
+	}
+	return []semcheck.QueueOption{semcheck.WithWeights(q.weightOf)}
+}
+
+// weightOf is an execution's weight, 1 when it has none.
+func (q *queueRun) weightOf(e string) int {
+	if w, ok := q.weights.Load(e); ok {
+		return w.(int)
+	}
+	return 1
 }
 
 // newQueueClients returns the seed's goroutines' clients of table through the proxy at
@@ -261,10 +278,20 @@ func (q *queueRun) execution(ctx context.Context, c *queueClient, e string) erro
 	if err != nil {
 		return err
 	}
+	if q.cfg.QueuePriorityAgeing > 0 {
+		// It waits, and is recorded, under its place: the FIFO model then checks the order
+		// priorities promise.
+		ticket = lock.Place(ticket, c.random.IntN(lock.MaxPriority+1), q.cfg.QueuePriorityAgeing)
+	}
+	weight := 0
+	if q.cfg.QueueWeights > 0 {
+		weight = 1 + c.random.IntN(min(q.cfg.QueueWeights, q.cfg.Limit))
+		q.weights.Store(e, weight)
+	}
 	woken := q.board.register(e)
 	defer q.board.forget(e)
-	parked, parkCall, err := q.do(c, semcheck.Park(e, ticket), func(again bool) (semcheck.QueueOutput, error) {
-		r, err := c.locks.Park(ctx, lock.ParkRequest{Lock: lockName, Limit: q.cfg.Limit, Execution: e, Ticket: ticket, Token: taskToken(e), Again: again})
+	parked, parkCall, err := q.do(c, semcheck.ParkWeighted(e, ticket, weight), func(again bool) (semcheck.QueueOutput, error) {
+		r, err := c.locks.Park(ctx, lock.ParkRequest{Lock: lockName, Limit: q.cfg.Limit, Execution: e, Ticket: ticket, Token: taskToken(e), Again: again, Weight: weight})
 		switch {
 		case err != nil:
 			return semcheck.QueueOutput{}, err
@@ -379,7 +406,7 @@ func (q *queueRun) run(ctx context.Context, clients []*queueClient) (Report, err
 		}
 		report.OutOfOrder += semcheck.OutOfOrder(history)
 		report.Segments++
-		err = semcheck.CheckQueue(q.cfg.Limit, holderNames(initial), waitersOf(initial), history, q.cfg.CheckTimeout)
+		err = semcheck.CheckQueue(q.cfg.Limit, holderNames(initial), waitersOf(initial), history, q.cfg.CheckTimeout, q.queueOptions()...)
 		switch {
 		case errors.Is(err, semcheck.ErrInconclusive):
 			report.InconclusiveChecks++

@@ -245,6 +245,62 @@ func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 	}
 }
 
+// With priorities (a small ageing step, so that both priorities and ageing decide admissions),
+// with and without faults, the FIFO model accepts every history of places: the queue admits
+// in the order lock.Place promises.
+func TestQueueSoakWithPrioritiesKeepsTheirOrder(t *testing.T) {
+	for _, faults := range []bool{false, true} {
+		cfg := smallQueueSoak()
+		cfg.Seeds, cfg.Pairs = 1, 200
+		cfg.QueuePriorityAgeing = 3
+		if !faults {
+			cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
+		}
+		report, err := soak.Run(t.Context(), endpoint(t), cfg)
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if !faults && report.Failures() != 0 {
+			t.Errorf("without faults: Failures() = %d, want 0; first: %s", report.Failures(), report.FirstFailure)
+		}
+		if report.OutOfOrder != 0 || report.LeakedSlots != 0 || report.OverLimitReads != 0 || report.StrandedWaiters != 0 {
+			t.Errorf("faults %v: out of order %d, leaked %d, over the limit %d, stranded %d; want 0 (first failure: %s)",
+				faults, report.OutOfOrder, report.LeakedSlots, report.OverLimitReads, report.StrandedWaiters, report.FirstFailure)
+		}
+		if report.MostWaiters < 5 {
+			t.Errorf("faults %v: MostWaiters = %d: want a queue of several", faults, report.MostWaiters)
+		}
+	}
+}
+
+// With weighted permits (weights 1 to 3 on a lock of 3), with and without faults: the queue
+// model with the weights accepts every history without faults, and no read finds more weight
+// held than the limit or a counter that is not the holders' weight.
+func TestQueueSoakWithWeightsKeepsTheLimit(t *testing.T) {
+	for _, faults := range []bool{false, true} {
+		cfg := smallQueueSoak()
+		cfg.Seeds, cfg.Pairs = 1, 200
+		cfg.QueueWeights = 3
+		if !faults {
+			cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
+		}
+		report, err := soak.Run(t.Context(), endpoint(t), cfg)
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if !faults && report.Failures() != 0 {
+			t.Errorf("without faults: Failures() = %d, want 0; first: %s", report.Failures(), report.FirstFailure)
+		}
+		if report.FailingHistories > 0 {
+			t.Logf("faults %v: %d histories the weighted model rejects; first: %s", faults, report.FailingHistories, report.FirstFailure)
+		}
+		if report.OutOfOrder != 0 || report.LeakedSlots != 0 || report.OverLimitReads != 0 || report.BrokenReads != 0 || report.StrandedWaiters != 0 {
+			t.Errorf("faults %v: out of order %d, leaked %d, over the limit %d, broken %d, stranded %d; want 0 (first failure: %s)",
+				faults, report.OutOfOrder, report.LeakedSlots, report.OverLimitReads, report.BrokenReads, report.StrandedWaiters, report.FirstFailure)
+		}
+	}
+}
+
 // Without faults, the queue soak's recording of the lock's operations and wake-ups is what the
 // FIFO model accepts: the checks have no false alarms on the real protocol.
 func TestQueueSoakWithoutFaultsFindsNoFailure(t *testing.T) {

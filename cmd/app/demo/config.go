@@ -34,6 +34,11 @@ const (
 	ContextFailureRate = "failureRate"
 	// ContextWaitStrategy is how executions wait for a slot: "Poll" or "Callback".
 	ContextWaitStrategy = "waitStrategy"
+	// ContextPriorityAgeing, above 0, gives the semaphore priorities read from DemoPriorityPath
+	// with this ageing step (semaphore.Props.PriorityAgeing); Callback only.
+	ContextPriorityAgeing = "priorityAgeing"
+	// ContextWeighted, true, gives the semaphore weighted permits read from DemoWeightPath.
+	ContextWeighted = "weighted"
 	// ContextRate limits how often executions enter the work, as ParseRate reads it ("2/s").
 	ContextRate = "rate"
 )
@@ -95,9 +100,7 @@ type Config struct {
 	// Rate limits how often executions enter the work (semaphore.Props.Rate). Default: none.
 	Rate *semaphore.Rate
 	// Locks makes the semaphore hold several locks (semaphore.Props.Locks) in place of
-	// LockName, each with Limit slots unless it names its own. The deployed dowork function
-	// checks its slot with slot.Verify, which knows a single lock: run such a stack with a
-	// handler without the check, as the tests do. Default: none.
+	// LockName, each with Limit slots unless it names its own. Default: none.
 	Locks []semaphore.LockSpec
 	// LockNamePath reads the lock name from the input (semaphore.Props.LockNamePath) in place
 	// of LockName. Default: none.
@@ -105,7 +108,19 @@ type Config struct {
 	// TotalLimit caps the executions of all keys of LockNamePath together
 	// (semaphore.Props.TotalLimit). Default: none.
 	TotalLimit int
+	// PriorityAgeing, above 0, gives the semaphore priorities: PriorityPath DemoPriorityPath,
+	// with this PriorityAgeing. Default: 0, first in first out.
+	PriorityAgeing int
+	// Weighted gives the semaphore weighted permits: WeightPath DemoWeightPath (Callback
+	// only). Default: false, one slot each.
+	Weighted bool
 }
+
+// DemoWeightPath is where the demo's executions give their weight, when Weighted.
+const DemoWeightPath = "$.slots"
+
+// DemoPriorityPath is where the demo's executions give their priority, with PriorityAgeing.
+const DemoPriorityPath = "$.priority"
 
 // DefaultWaitStrategy is the demo's wait strategy: the construct's default.
 const DefaultWaitStrategy = semaphore.DefaultWaitStrategy
@@ -153,6 +168,16 @@ func ConfigFromContext(node constructs.Node) (Config, error) {
 		s, err = text(ContextWaitStrategy, v)
 		cfg.WaitStrategy = semaphore.WaitStrategy(s)
 	}
+	if v := get(ContextPriorityAgeing); v != nil && err == nil {
+		cfg.PriorityAgeing, err = integer(ContextPriorityAgeing, v)
+	}
+	if v := get(ContextWeighted); v != nil && err == nil {
+		b, ok := v.(bool)
+		if !ok {
+			err = &ContextError{Key: ContextWeighted, Value: v, Problem: "must be true or false"}
+		}
+		cfg.Weighted = b
+	}
 	if v := get(ContextRate); v != nil && err == nil {
 		var s string
 		if s, err = text(ContextRate, v); err == nil {
@@ -186,6 +211,12 @@ func (c Config) Validate() error {
 			return &ContextError{Key: ContextRate, Value: oe.Value, Problem: "has a " + strings.TrimPrefix(oe.Field, "Rate.") + " that " + oe.Problem}
 		}
 		return &ContextError{Key: ContextRate, Value: *c.Rate, Problem: c.Rate.Validate().Error()}
+	case c.PriorityAgeing < 0 || c.PriorityAgeing > semaphore.MaxPriorityAgeing:
+		return &ContextError{Key: ContextPriorityAgeing, Value: c.PriorityAgeing, Problem: fmt.Sprintf("must be an integer from 1 to %d (0 or absent: no priorities)", semaphore.MaxPriorityAgeing)}
+	case c.PriorityAgeing > 0 && c.WaitStrategy != semaphore.WaitCallback:
+		return &ContextError{Key: ContextPriorityAgeing, Value: c.PriorityAgeing, Problem: `needs waitStrategy "Callback": Poll has no queue to order`}
+	case c.Weighted && c.WaitStrategy != semaphore.WaitCallback:
+		return &ContextError{Key: ContextWeighted, Value: c.Weighted, Problem: `needs waitStrategy "Callback": weighted permits wait in the queue`}
 	case c.ReservedConcurrency < 0:
 		return &ContextError{Key: ContextReservedConcurrency, Value: c.ReservedConcurrency, Problem: "must be a positive integer (0 or absent: no reservation)"}
 	}

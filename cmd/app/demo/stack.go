@@ -89,7 +89,7 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 	if len(cfg.Locks) > 0 || cfg.LockNamePath != "" {
 		lockName = ""
 	}
-	sem := semaphore.New(s, jsii.String(cfg.Prefix+SemaphoreID), &semaphore.Props{
+	props := &semaphore.Props{
 		LockName:     lockName,
 		LockNamePath: cfg.LockNamePath,
 		Locks:        cfg.Locks,
@@ -98,7 +98,14 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 		WorkFunction: fn,
 		WaitStrategy: cfg.WaitStrategy,
 		Rate:         cfg.Rate,
-	})
+	}
+	if cfg.Weighted {
+		props.WeightPath = DemoWeightPath
+	}
+	if cfg.PriorityAgeing > 0 {
+		props.PriorityPath, props.PriorityAgeing = DemoPriorityPath, cfg.PriorityAgeing
+	}
+	sem := semaphore.New(s, jsii.String(cfg.Prefix+SemaphoreID), props)
 
 	// The load test, deployed beside the semaphore: it starts executions, reads their histories
 	// and the lock table, and returns its report (invoke it with a runner.Config as the event).

@@ -2,8 +2,11 @@ package handoff
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/aws/aws-lambda-go/lambda/messages"
 
@@ -24,6 +27,16 @@ type Request struct {
 	ExecutionArn string `json:"executionArn"`
 	// Ticket is the execution's ticket (park and leave).
 	Ticket int64 `json:"ticket,omitempty"`
+	// Priority is the execution's priority (park and leave), lock.MinPriority to
+	// lock.MaxPriority, sent by a semaphore with priorities: the execution waits under
+	// lock.Place(Ticket, *Priority, PriorityAgeing). Nil without priorities: it waits under
+	// its ticket.
+	Priority *int `json:"priority,omitempty"`
+	// PriorityAgeing is the ageing step of lock.Place, sent with Priority.
+	PriorityAgeing int64 `json:"priorityAgeing,omitempty"`
+	// Weight is how many slots the execution takes (park only), sent by a semaphore with
+	// weighted permits: a whole number from 1 to the limit. Empty means 1.
+	Weight json.Number `json:"weight,omitempty"`
 	// TaskToken is the parked task's token (park only).
 	TaskToken string `json:"taskToken,omitempty"`
 	// RetryCount is the park task's $$.State.RetryCount: above 0, the execution parks again.
@@ -61,14 +74,21 @@ func New(locks *lock.Client, opts ...Option) *Handler {
 // machines can retry or catch them by name.
 func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 	var res Response
-	var err error
 	start := h.metrics.Now()
+	place, err := req.place()
+	if err != nil {
+		return Response{}, named(err)
+	}
+	weight, err := req.weight()
+	if err != nil {
+		return Response{}, named(err)
+	}
 	switch req.Action {
 	case machines.HandOffActionPark:
 		var p lock.ParkResult
 		p, err = h.locks.Park(ctx, lock.ParkRequest{
 			Lock: req.LockName, Limit: req.Limit, Execution: req.ExecutionArn,
-			Ticket: req.Ticket, Token: req.TaskToken, Again: req.RetryCount > 0,
+			Ticket: place, Token: req.TaskToken, Again: req.RetryCount > 0, Weight: weight,
 		})
 		res.Park = &p
 	case machines.HandOffActionRelease:
@@ -81,7 +101,7 @@ func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 		res.Release = &r
 	case machines.HandOffActionLeave:
 		var r lock.ReleaseResult
-		r, err = h.locks.Leave(ctx, req.LockName, req.ExecutionArn, req.Ticket, req.Limit)
+		r, err = h.locks.Leave(ctx, req.LockName, req.ExecutionArn, place, req.Limit)
 		res.Release = &r
 	default:
 		err = fmt.Errorf("%w: unknown action %q (want %q, %q or %q)", lock.ErrInvalidRequest, req.Action,
@@ -92,6 +112,30 @@ func (h *Handler) Handle(ctx context.Context, req Request) (Response, error) {
 	}
 	h.report(req, res, start)
 	return res, nil
+}
+
+// place is the execution's place in the queue: its ticket, or with a priority lock.Place of it.
+func (req Request) place() (int64, error) {
+	if req.Priority == nil {
+		return req.Ticket, nil
+	}
+	if err := lock.CheckPriority(*req.Priority, req.PriorityAgeing); err != nil {
+		return 0, err
+	}
+	return lock.Place(req.Ticket, *req.Priority, req.PriorityAgeing), nil
+}
+
+// weight is the execution's weight, 0 when the request has none.
+func (req Request) weight() (int, error) {
+	if req.Weight == "" {
+		return 0, nil
+	}
+	// A whole number written with a fraction (3.0) is that number.
+	w, err := strconv.ParseFloat(string(req.Weight), 64)
+	if err != nil || w < 1 || w != math.Trunc(w) || w > lock.MaxLimit {
+		return 0, fmt.Errorf("%w: weight %s is not a whole number from 1 to %d", lock.ErrInvalidRequest, req.Weight, lock.MaxLimit)
+	}
+	return int(w), nil
 }
 
 // named gives err the error name the state machines know it by, as Lambda reports it.

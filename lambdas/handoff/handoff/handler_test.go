@@ -85,6 +85,67 @@ func TestParkAndRelease(t *testing.T) {
 	}
 }
 
+// TestPriorityPlacesTheWaiter: with priorities, a park queues under lock.Place, so a later
+// waiter of a higher priority is woken first; leave finds the waiter under the same place.
+func TestPriorityPlacesTheWaiter(t *testing.T) {
+	table := server.CreateLockTable(t)
+	s := &runningSFN{}
+	locks, err := lock.New(table, server.Client, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := handoff.New(locks)
+	ctx := t.Context()
+	low, high := 0, 9
+	park := func(arn string, ticket int64, priority *int, tok string) {
+		t.Helper()
+		if _, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: arn,
+			Ticket: ticket, TaskToken: tok, Priority: priority, PriorityAgeing: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	park(a, 1, &low, "ta")
+	park(b, 2, &low, "tb")
+	park(c, 3, &high, "tc")
+	st, err := locks.Read(ctx, "L")
+	if err != nil || len(st.Waiters) != 2 || st.Waiters[0].Execution != c || st.Waiters[0].Ticket != lock.Place(3, high, 10) {
+		t.Fatalf("queue %+v, %v; want C first, at its place", st.Waiters, err)
+	}
+	if _, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionLeave, LockName: "L", Limit: 1, ExecutionArn: b, Ticket: 2, Priority: &low, PriorityAgeing: 10}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionRelease, LockName: "L", Limit: 1, ExecutionArn: a})
+	if err != nil || len(res.Release.HandedTo) != 1 || res.Release.HandedTo[0] != c {
+		t.Fatalf("release A = %+v, %v; want handed to C", res, err)
+	}
+	if st, err := locks.Read(ctx, "L"); err != nil || len(st.Waiters) != 0 {
+		t.Fatalf("B did not leave: %+v, %v", st, err)
+	}
+}
+
+// TestWeightedPark: a park of weight 3 (written 3.0) on a lock of 4 takes 3 slots; one of weight 5 fails
+// with Turnstile.WeightAboveLimit, the name the machine fails with.
+func TestWeightedPark(t *testing.T) {
+	table := server.CreateLockTable(t)
+	locks, err := lock.New(table, server.Client, &runningSFN{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := handoff.New(locks)
+	ctx := t.Context()
+	if res, err := h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 4, ExecutionArn: a, Ticket: 1, TaskToken: "ta", Weight: "3.0"}); err != nil || !res.Park.Admitted {
+		t.Fatalf("park A = %+v, %v", res, err)
+	}
+	if st, err := locks.Read(ctx, "L"); err != nil || st.Count != 3 {
+		t.Fatalf("after A: %+v, %v; want 3 held", st, err)
+	}
+	_, err = h.Handle(ctx, handoff.Request{Action: machines.HandOffActionPark, LockName: "L", Limit: 4, ExecutionArn: b, Ticket: 2, TaskToken: "tb", Weight: "5"})
+	var named messages.InvokeResponse_Error
+	if !errors.As(err, &named) || named.Type != lock.ErrorWeightAboveLimit {
+		t.Fatalf("park B of weight 5 = %v, want a %s error", err, lock.ErrorWeightAboveLimit)
+	}
+}
+
 // TestBadRequestIsNamed: an unknown action or a missing field fails with
 // Turnstile.InvalidHandOffRequest, the name the machines see.
 func TestBadRequestIsNamed(t *testing.T) {
@@ -93,12 +154,17 @@ func TestBadRequestIsNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := handoff.New(locks)
+	tooHigh, valid := lock.MaxPriority+1, lock.MaxPriority
 	for _, req := range []handoff.Request{
 		{Action: "steal", LockName: "L", ExecutionArn: a},
 		{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, Ticket: 1},
 		{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, TaskToken: "t"},
 		{Action: machines.HandOffActionLeave, LockName: "L", Limit: 1, ExecutionArn: a},
 		{Action: machines.HandOffActionRelease, ExecutionArn: a},
+		{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, Ticket: 1, TaskToken: "t", Priority: &tooHigh, PriorityAgeing: 1},
+		{Action: machines.HandOffActionPark, LockName: "L", Limit: 1, ExecutionArn: a, Ticket: 1, TaskToken: "t", Priority: &valid},
+		{Action: machines.HandOffActionPark, LockName: "L", Limit: 3, ExecutionArn: a, Ticket: 1, TaskToken: "t", Weight: "2.5"},
+		{Action: machines.HandOffActionPark, LockName: "L", Limit: 3, ExecutionArn: a, Ticket: 1, TaskToken: "t", Weight: "0"},
 	} {
 		_, err := h.Handle(t.Context(), req)
 		var named messages.InvokeResponse_Error

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Defaults of Config.
@@ -45,6 +46,17 @@ type Config struct {
 	// execution gets the input as it is.
 	LockNamePath string   `json:"lockNamePath,omitempty"`
 	Keys         []string `json:"keys,omitempty"`
+	// PriorityPath and HighPriority give the last HighPriority executions the highest priority
+	// (lock.MaxPriority) at PriorityPath (a dotted path, as LockNamePath) of a semaphore with
+	// priorities (semaphore.Props.PriorityPath); the others have none there, the default
+	// priority. Default: none.
+	PriorityPath string `json:"priorityPath,omitempty"`
+	HighPriority int    `json:"highPriority,omitempty"`
+	// WeightPath and Weights give execution i the weight Weights[i mod len(Weights)] at
+	// WeightPath (a dotted path, as LockNamePath) of a semaphore with weighted permits
+	// (semaphore.Props.WeightPath). Default: none.
+	WeightPath string `json:"weightPath,omitempty"`
+	Weights    []int  `json:"weights,omitempty"`
 	// NamePrefix starts every execution's name. Default: "turnstile-<unix seconds>".
 	NamePrefix string `json:"namePrefix,omitempty"`
 	// WorkState is the name of the state that runs the protected work. Default: DefaultWorkState.
@@ -121,6 +133,31 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 			return c, err
 		}
 	}
+	if (c.PriorityPath == "") != (c.HighPriority == 0) {
+		return c, fmt.Errorf("%w: priorityPath and highPriority go together, got priorityPath %q and highPriority %d", ErrInvalidConfig, c.PriorityPath, c.HighPriority)
+	}
+	if c.PriorityPath != "" {
+		if !machines.IsLockNamePath(c.PriorityPath) || strings.ContainsAny(c.PriorityPath, "[]'\"") {
+			return c, fmt.Errorf("%w: priorityPath must be a dotted path such as \"$.priority\", got %q", ErrInvalidConfig, c.PriorityPath)
+		}
+		if c.HighPriority < 0 || c.HighPriority > c.Executions {
+			return c, fmt.Errorf("%w: highPriority must be 0 to the executions (%d), got %d", ErrInvalidConfig, c.Executions, c.HighPriority)
+		}
+		if _, err := c.input(c.Executions - 1); err != nil {
+			return c, err
+		}
+	}
+	if (c.WeightPath == "") != (len(c.Weights) == 0) {
+		return c, fmt.Errorf("%w: weightPath and weights go together, got weightPath %q and %d weights", ErrInvalidConfig, c.WeightPath, len(c.Weights))
+	}
+	if c.WeightPath != "" {
+		if !machines.IsLockNamePath(c.WeightPath) || strings.ContainsAny(c.WeightPath, "[]'\"") {
+			return c, fmt.Errorf("%w: weightPath must be a dotted path such as \"$.slots\", got %q", ErrInvalidConfig, c.WeightPath)
+		}
+		if _, err := c.input(0); err != nil {
+			return c, err
+		}
+	}
 	if c.NamePrefix == "" {
 		c.NamePrefix = fmt.Sprintf("turnstile-%d", now.Unix())
 	}
@@ -142,29 +179,50 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 // input returns the input of execution i.
 func (c Config) input(i int) (string, error) {
 	in := strings.ReplaceAll(c.InputTemplate, "{{index}}", fmt.Sprint(i))
-	if len(c.Keys) == 0 {
+	high := c.PriorityPath != "" && i >= c.Executions-c.HighPriority
+	if len(c.Keys) == 0 && !high && len(c.Weights) == 0 {
 		return in, nil
 	}
 	var doc map[string]any
 	if err := json.Unmarshal([]byte(in), &doc); err != nil || doc == nil {
-		return "", fmt.Errorf("%w: with keys, inputTemplate must be a JSON object, got %s", ErrInvalidConfig, c.InputTemplate)
+		return "", fmt.Errorf("%w: with keys, priorities or weights, inputTemplate must be a JSON object, got %s", ErrInvalidConfig, c.InputTemplate)
 	}
+	if len(c.Keys) > 0 {
+		if err := set(doc, c.LockNamePath, c.key(i)); err != nil {
+			return "", err
+		}
+	}
+	if high {
+		if err := set(doc, c.PriorityPath, lock.MaxPriority); err != nil {
+			return "", err
+		}
+	}
+	if len(c.Weights) > 0 {
+		if err := set(doc, c.WeightPath, c.Weights[i%len(c.Weights)]); err != nil {
+			return "", err
+		}
+	}
+	out, err := json.Marshal(doc)
+	return string(out), err
+}
+
+// set puts value at the dotted path of doc, creating the objects on the way.
+func set(doc map[string]any, path string, value any) error {
 	node := doc
-	names := strings.Split(strings.TrimPrefix(c.LockNamePath, "$."), ".")
+	names := strings.Split(strings.TrimPrefix(path, "$."), ".")
 	for _, name := range names[:len(names)-1] {
 		next, ok := node[name].(map[string]any)
 		if !ok {
 			if _, taken := node[name]; taken {
-				return "", fmt.Errorf("%w: %s in the input is not an object, so the key cannot go below it", ErrInvalidConfig, name)
+				return fmt.Errorf("%w: %s in the input is not an object, so %s cannot go below it", ErrInvalidConfig, name, path)
 			}
 			next = map[string]any{}
 			node[name] = next
 		}
 		node = next
 	}
-	node[names[len(names)-1]] = c.key(i)
-	out, err := json.Marshal(doc)
-	return string(out), err
+	node[names[len(names)-1]] = value
+	return nil
 }
 
 // key returns the lock key of execution i, or "" without keys.

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // Trace is what one execution's history says about it.
@@ -36,6 +37,12 @@ type Trace struct {
 	// and its place in the order of arrival.
 	LockName string `json:"lockName,omitempty"`
 	Ticket   int64  `json:"ticket,omitempty"`
+	// Priority is the priority the execution parked with (a semaphore with priorities), and
+	// Place its place in the queue: lock.Place of its ticket, or without a priority the ticket.
+	Priority *int  `json:"priority,omitempty"`
+	Place    int64 `json:"place,omitempty"`
+	// Weight is the weight the execution parked with (weighted permits); 0 for none, one slot.
+	Weight int `json:"weight,omitempty"`
 	// Queued is when the execution joined the wait queue (its first park answered "queued");
 	// zero when it never waited in it.
 	Queued time.Time `json:"queued,omitzero"`
@@ -94,7 +101,10 @@ func traceOf(arn string, events []types.HistoryEvent, workState string, releaseS
 		case e.Type == types.HistoryEventTypeTaskScheduled:
 			if d := e.TaskScheduledEventDetails; d != nil && current == machines.StateWaitInQueue && d.Parameters != nil {
 				p := readPark(d.Parameters).Payload
-				t.LockName, t.Ticket = p.LockName, p.Ticket
+				t.LockName, t.Ticket, t.Priority, t.Place, t.Weight = p.LockName, p.Ticket, p.Priority, p.Ticket, p.Weight
+				if p.Priority != nil {
+					t.Place = lock.Place(p.Ticket, *p.Priority, p.PriorityAgeing)
+				}
 			}
 			// resourceType is "dynamodb" for optimized integrations, "aws-sdk:dynamodb" for SDK ones.
 			if d := e.TaskScheduledEventDetails; d != nil && d.ResourceType != nil && strings.HasSuffix(*d.ResourceType, "dynamodb") {

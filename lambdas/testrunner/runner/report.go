@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -21,6 +22,12 @@ type Report struct {
 	FailedByError map[string]int `json:"failedByError"`
 	// MaxConcurrentWork is the largest number of executions inside the work step at once.
 	MaxConcurrentWork int `json:"maxConcurrentWork"`
+	// MaxConcurrentWeight is, with weighted permits, the largest sum of the weights of the
+	// executions inside the work step at once (never above the limit); 0 without weights.
+	MaxConcurrentWeight int `json:"maxConcurrentWeight,omitempty"`
+	// WeightedWorkSeconds is, with weighted permits, the time spent in the work step times the
+	// weight, over all executions: the slot-seconds the work used; 0 without weights.
+	WeightedWorkSeconds float64 `json:"weightedWorkSeconds,omitempty"`
 	// MaxConcurrentWorkByKey is, with Config.Keys, the largest number of executions of each
 	// key inside the work step at once; nil without keys.
 	MaxConcurrentWorkByKey map[string]int `json:"maxConcurrentWorkByKey,omitempty"`
@@ -51,6 +58,9 @@ type Report struct {
 	// AdmissionOrderInversions counts, per lock, the waiters admitted from the queue before a
 	// waiter that had joined it earlier: 0 means admission order equals enqueue order.
 	AdmissionOrderInversions int `json:"admissionOrderInversions"`
+	// Priorities is, with priorities, the order in which waiters of different priorities were
+	// admitted against the order lock.Place promises; nil without priorities.
+	Priorities *PriorityOrder `json:"priorities,omitempty"`
 	// Capacity is the lock table's consumed capacity per execution, from CloudWatch; nil when
 	// the runner had no CloudWatch client or no lock table.
 	Capacity *capacity.PerExecution `json:"capacity,omitempty"`
@@ -87,6 +97,14 @@ func newReport(cfg Config, traces []*Trace) *Report {
 	sort.Slice(traces, func(i, j int) bool { return traces[i].Started.Before(traces[j].Started) })
 	r.MakespanSeconds = last.Sub(first).Seconds()
 	r.MaxConcurrentWork = maxOverlap(traces)
+	if slices.ContainsFunc(traces, func(t *Trace) bool { return t.Weight > 0 }) {
+		r.MaxConcurrentWeight = maxWeightOverlap(traces)
+		for _, t := range traces {
+			if t.Worked() {
+				r.WeightedWorkSeconds += float64(max(t.Weight, 1)) * t.WorkEnded.Sub(t.WorkStarted).Seconds()
+			}
+		}
+	}
 	if len(cfg.Keys) > 0 {
 		byKey := map[string][]*Trace{}
 		for _, t := range traces {
@@ -100,6 +118,7 @@ func newReport(cfg Config, traces []*Trace) *Report {
 	r.WaitForSlot = statsOf(waits)
 	r.HandOff = statsOf(handOffs(traces))
 	r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions = admissionOrder(traces)
+	r.Priorities = priorityOrder(traces)
 	if n := len(traces); n > 0 {
 		r.TransitionsPerExecution = float64(transitions) / float64(n)
 		r.DynamoDBRequestsPerExecution = float64(requests) / float64(n)

@@ -51,7 +51,15 @@ func percentile(sorted []float64, p float64) float64 {
 
 // maxOverlap returns the largest number of traces inside the work step at the same instant. An
 // interval that ends exactly when another starts does not overlap it.
-func maxOverlap(traces []*Trace) int {
+func maxOverlap(traces []*Trace) int { return maxOverlapOf(traces, func(*Trace) int { return 1 }) }
+
+// maxWeightOverlap is maxOverlap counting each execution by its weight (weighted permits).
+func maxWeightOverlap(traces []*Trace) int {
+	return maxOverlapOf(traces, func(t *Trace) int { return max(t.Weight, 1) })
+}
+
+// maxOverlapOf is the largest sum of weight over the executions inside the work at once.
+func maxOverlapOf(traces []*Trace, weight func(*Trace) int) int {
 	type edge struct {
 		at    time.Time
 		delta int
@@ -59,7 +67,8 @@ func maxOverlap(traces []*Trace) int {
 	var edges []edge
 	for _, t := range traces {
 		if t.Worked() {
-			edges = append(edges, edge{t.WorkStarted, +1}, edge{t.WorkEnded, -1})
+			w := weight(t)
+			edges = append(edges, edge{t.WorkStarted, +w}, edge{t.WorkEnded, -w})
 		}
 	}
 	sort.Slice(edges, func(i, j int) bool {

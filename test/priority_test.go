@@ -1,0 +1,77 @@
+package test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+	"github.com/turnstile-sfn/turnstile/internal/simulate"
+)
+
+// runPriorities runs the demo with priorities (ageing step ageing) on the skipping clock.
+func runPriorities(t *testing.T, sc simulate.Scenario, ageing int) *simulate.Result {
+	t.Helper()
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.FailureRate, cfg.WaitStrategy, cfg.PriorityAgeing = 5, 0, semaphore.WaitCallback, ageing
+	sc.Demo, sc.TimeScale, sc.Seed = &cfg, simulate.DefaultTimeScale, 17
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := simulate.Run(ctx, sc)
+	if err != nil {
+		t.Fatalf("simulate.Run: %v", err)
+	}
+	if v := res.Violations(); len(v) > 0 {
+		t.Errorf("violations: %v", v)
+	}
+	if res.Report.WaitersLeft != 0 {
+		t.Errorf("%d waiters left after the run", res.Report.WaitersLeft)
+	}
+	if len(res.UnexpectedFailures) > 0 {
+		t.Errorf("unexpected failures: %v", res.UnexpectedFailures)
+	}
+	for _, l := range res.Report.Locks {
+		if l.Count != 0 || len(l.Holders) != 0 {
+			t.Errorf("lock item %q after the run: count %d, holders %v; want none held", l.Name, l.Count, l.Holders)
+		}
+	}
+	return res
+}
+
+// TestPrioritiesOvertakeWithinTheBound: 100 executions queue with no priority, the last 20
+// with the highest; with an ageing step of 5 a high one overtakes the low ones fewer than 45
+// tickets older and no others. Every pair of a low waiter and a later high one is admitted in
+// the order the places promise, and both kinds of order occur.
+func TestPrioritiesOvertakeWithinTheBound(t *testing.T) {
+	res := runPriorities(t, simulate.Scenario{Executions: 100, HighPriority: 20}, 5)
+	p := res.Report.Priorities
+	if p == nil {
+		t.Fatal("the report has no priority figures")
+	}
+	t.Logf("priorities: %+v", *p)
+	if p.AgainstPromise != 0 || res.Report.AdmissionOrderInversions != 0 {
+		t.Errorf("%d pairs against the promise, %d admissions out of place order; want 0", p.AgainstPromise, res.Report.AdmissionOrderInversions)
+	}
+	if p.HigherFirst == 0 || p.AgedFirst == 0 {
+		t.Errorf("higher first %d, aged first %d: want both the priorities and the ageing bound at work", p.HigherFirst, p.AgedFirst)
+	}
+	if res.Report.Succeeded != 100 {
+		t.Errorf("%d succeeded, want 100", res.Report.Succeeded)
+	}
+}
+
+// TestInvalidPriorityFails: a priority out of range, fractional or not a number fails the
+// execution with Turnstile.InvalidPriority before it draws a ticket; no priority is the default.
+func TestInvalidPriorityFails(t *testing.T) {
+	for _, input := range []string{`{"priority": 10}`, `{"priority": 2.5}`, `{"priority": "9"}`, `{"priority": -1}`} {
+		res := runPriorities(t, simulate.Scenario{Executions: 3, Input: input, ExpectErrors: []string{machines.ErrorInvalidPriority}}, 10)
+		if n := res.Report.FailedByError[machines.ErrorInvalidPriority]; n != 3 {
+			t.Errorf("%s: %d failed with %s, want 3 (%v)", input, n, machines.ErrorInvalidPriority, res.Report.FailedByError)
+		}
+	}
+	if res := runPriorities(t, simulate.Scenario{Executions: 8, Input: `{"n": {{index}}}`}, 10); res.Report.Succeeded != 8 {
+		t.Errorf("without a priority: %d of 8 succeeded", res.Report.Succeeded)
+	}
+}

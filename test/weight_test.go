@@ -1,0 +1,63 @@
+package test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+	"github.com/turnstile-sfn/turnstile/internal/simulate"
+)
+
+// runWeighted runs the demo with weighted permits (limit 8) on the skipping clock and checks
+// what every run must keep: no violation (the weight inside the work never above the limit),
+// no unexpected failure, nothing held or queued after the run.
+func runWeighted(t *testing.T, sc simulate.Scenario) *simulate.Result {
+	t.Helper()
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.FailureRate, cfg.WaitStrategy, cfg.Weighted = 8, 0, semaphore.WaitCallback, true
+	sc.Demo, sc.TimeScale, sc.Seed = &cfg, simulate.DefaultTimeScale, 23
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := simulate.Run(ctx, sc)
+	if err != nil {
+		t.Fatalf("simulate.Run: %v", err)
+	}
+	if v := res.Violations(); len(v) > 0 {
+		t.Errorf("violations: %v", v)
+	}
+	if len(res.UnexpectedFailures) > 0 {
+		t.Errorf("unexpected failures: %v", res.UnexpectedFailures)
+	}
+	if r := res.Report; r.LeakedSlots != 0 || r.WaitersLeft != 0 {
+		t.Errorf("after the run: %d slots held, %d waiters left", r.LeakedSlots, r.WaitersLeft)
+	}
+	return res
+}
+
+// TestWeightsNeverExceedTheLimit: 60 executions of weights 1, 3, 4 and 7 in turn on a lock of
+// 8: at no moment is the weight inside the work above 8, and it reaches 8; all succeed.
+func TestWeightsNeverExceedTheLimit(t *testing.T) {
+	res := runWeighted(t, simulate.Scenario{Executions: 60, Weights: []int{1, 3, 4, 7}})
+	r := res.Report
+	t.Logf("most weight %d, most executions %d, makespan over ideal %.2f", r.MaxConcurrentWeight, r.MaxConcurrentWork, res.MakespanOverIdeal)
+	if r.MaxConcurrentWeight > 8 || r.MaxConcurrentWeight < 7 {
+		t.Errorf("most weight inside the work = %d, want 7 or 8 (never above the limit)", r.MaxConcurrentWeight)
+	}
+	if r.Succeeded != 60 {
+		t.Errorf("%d of 60 succeeded", r.Succeeded)
+	}
+}
+
+// TestInvalidWeightFails: a weight out of range or not a number fails with
+// Turnstile.InvalidWeight before the execution waits.
+func TestInvalidWeightFails(t *testing.T) {
+	for _, input := range []string{`{"slots": 9}`, `{"slots": "2"}`} {
+		res := runWeighted(t, simulate.Scenario{Executions: 3, Input: input, ExpectErrors: []string{machines.ErrorInvalidWeight}})
+		if n := res.Report.FailedByError[machines.ErrorInvalidWeight]; n != 3 {
+			t.Errorf("%s: %d failed with %s, want 3 (%v)", input, n, machines.ErrorInvalidWeight, res.Report.FailedByError)
+		}
+	}
+}
