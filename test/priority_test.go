@@ -16,7 +16,15 @@ func runPriorities(t *testing.T, sc simulate.Scenario, ageing int) *simulate.Res
 	t.Helper()
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.FailureRate, cfg.WaitStrategy, cfg.PriorityAgeing = 5, 0, semaphore.WaitCallback, ageing
-	sc.Demo, sc.TimeScale, sc.Seed = &cfg, simulate.DefaultTimeScale, 17
+	return runSettled(t, cfg, sc, 17)
+}
+
+// runSettled runs the demo of cfg with scenario sc on the skipping clock with seed and checks
+// what every run must keep: no violation, no unexpected failure, nothing held or queued after
+// the run.
+func runSettled(t *testing.T, cfg demo.Config, sc simulate.Scenario, seed uint64) *simulate.Result {
+	t.Helper()
+	sc.Demo, sc.TimeScale, sc.Seed = &cfg, simulate.DefaultTimeScale, seed
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	res, err := simulate.Run(ctx, sc)
@@ -26,11 +34,11 @@ func runPriorities(t *testing.T, sc simulate.Scenario, ageing int) *simulate.Res
 	if v := res.Violations(); len(v) > 0 {
 		t.Errorf("violations: %v", v)
 	}
-	if res.Report.WaitersLeft != 0 {
-		t.Errorf("%d waiters left after the run", res.Report.WaitersLeft)
-	}
 	if len(res.UnexpectedFailures) > 0 {
 		t.Errorf("unexpected failures: %v", res.UnexpectedFailures)
+	}
+	if r := res.Report; r.LeakedSlots != 0 || r.WaitersLeft != 0 {
+		t.Errorf("after the run: %d slots held, %d waiters left", r.LeakedSlots, r.WaitersLeft)
 	}
 	for _, l := range res.Report.Locks {
 		if l.Count != 0 || len(l.Holders) != 0 {

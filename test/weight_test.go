@@ -1,9 +1,7 @@
 package test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
@@ -11,30 +9,12 @@ import (
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 )
 
-// runWeighted runs the demo with weighted permits (limit 8) on the skipping clock and checks
-// what every run must keep: no violation (the weight inside the work never above the limit),
-// no unexpected failure, nothing held or queued after the run.
+// runWeighted runs the demo with weighted permits (limit 8) on the skipping clock (runSettled).
 func runWeighted(t *testing.T, sc simulate.Scenario) *simulate.Result {
 	t.Helper()
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.FailureRate, cfg.WaitStrategy, cfg.Weighted = 8, 0, semaphore.WaitCallback, true
-	sc.Demo, sc.TimeScale, sc.Seed = &cfg, simulate.DefaultTimeScale, 23
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, err := simulate.Run(ctx, sc)
-	if err != nil {
-		t.Fatalf("simulate.Run: %v", err)
-	}
-	if v := res.Violations(); len(v) > 0 {
-		t.Errorf("violations: %v", v)
-	}
-	if len(res.UnexpectedFailures) > 0 {
-		t.Errorf("unexpected failures: %v", res.UnexpectedFailures)
-	}
-	if r := res.Report; r.LeakedSlots != 0 || r.WaitersLeft != 0 {
-		t.Errorf("after the run: %d slots held, %d waiters left", r.LeakedSlots, r.WaitersLeft)
-	}
-	return res
+	return runSettled(t, cfg, sc, 23)
 }
 
 // TestWeightsNeverExceedTheLimit: 60 executions of weights 1, 3, 4 and 7 in turn on a lock of
