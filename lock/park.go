@@ -49,7 +49,8 @@ func (c *Client) Park(ctx context.Context, r ParkRequest) (ParkResult, error) {
 	case r.Ticket < 1:
 		return ParkResult{}, fmt.Errorf("%w: park needs the execution's ticket (at least 1), got %d", ErrInvalidRequest, r.Ticket)
 	}
-	if r.Again {
+	if r.Again || IsSubmitted(r.Execution) {
+		// A submission's execution was started holding its slot: it finds its holder item.
 		res, done, err := c.parkAgain(ctx, r)
 		if err != nil || done {
 			return res, err
@@ -122,7 +123,7 @@ func (c *Client) admitted(ctx context.Context, r ParkRequest, holds bool, err er
 // parkBelowLimit takes a free slot for the execution, unless an older waiter is owed it: then
 // that waiter is admitted and done is false (the caller reads again).
 func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
-	_, waiters, err := c.head(ctx, r.Lock, 1)
+	_, waiters, err := c.liveHead(ctx, r.Lock, 1)
 	if err != nil {
 		return ParkResult{}, true, err
 	}
@@ -243,7 +244,7 @@ func (c *Client) admitOldest(ctx context.Context, lock string, limit int, waiter
 	for _, w := range waiters {
 		since := c.timestamp()
 		tx, err := c.transact(ctx, "admit "+w.execution,
-			c.countUp(lock, limit), c.putHolder(lock, w.execution, by, since), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
+			c.countUp(lock, limit), c.putGrant(lock, w, by, since), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return "", err
