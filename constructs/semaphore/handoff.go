@@ -32,7 +32,8 @@ func newHandOff(scope constructs.Construct, table awsdynamodb.ITable) awslambda.
 }
 
 // grantHandOff lets the machine invoke the hand-off function, and the function complete the
-// machine's task tokens and describe its executions (to skip dead waiters). The function's
+// machine's task tokens, start its submissions and describe its executions (to skip dead
+// waiters). The function's
 // grants go into a policy of their own: its default policy would make the function depend on
 // the machine, which depends on the function through its definition.
 func grantHandOff(scope constructs.Construct, fn awslambda.Function, sm awsstepfunctions.StateMachine) {
@@ -47,7 +48,8 @@ func grantHandOff(scope constructs.Construct, fn awslambda.Function, sm awsstepf
 		Roles: &[]awsiam.IRole{fn.Role()},
 		Statements: &[]awsiam.PolicyStatement{
 			awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-				Actions:   jsii.Strings("states:SendTaskSuccess"),
+				// StartExecution: a release that reaches a submission starts it (lock.Client.Submit).
+				Actions:   jsii.Strings("states:SendTaskSuccess", "states:StartExecution"),
 				Resources: jsii.Strings(*sm.StateMachineArn()),
 			}),
 			awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
