@@ -14,6 +14,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/internal/capacity"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
+	"github.com/turnstile-sfn/turnstile/lock"
 	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
@@ -47,6 +48,9 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	}
 	if rf := res.Rate; rf != nil {
 		printRate(tw, rf)
+	}
+	if sf := res.Submissions; sf != nil {
+		printSubmissions(tw, sf)
 	}
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: %s = %.1f s)\t\n", res.MakespanOverIdeal, ideal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
@@ -88,6 +92,26 @@ func printReport(tw *tabwriter.Writer, r *runner.Report) {
 		}
 		fmt.Fprintf(tw, "Wait queue\t%d queued, %d admitted from the queue, %d out of enqueue order, %d left\t%s\n", r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft, order)
 	}
+}
+
+// printSubmissions renders what a run in submission mode measured.
+func printSubmissions(tw *tabwriter.Writer, f *simulate.SubmissionFigures) {
+	verdict := "ok"
+	if len(f.ByOutcome) != 1 || f.ByOutcome[lock.OutcomeStarted] != f.Submitted || f.Executions != f.Submitted {
+		verdict = "NOT EVERY ONE STARTED ONCE"
+	}
+	outcomes := slices.Sorted(maps.Keys(f.ByOutcome))
+	parts := make([]string, len(outcomes))
+	for i, o := range outcomes {
+		parts[i] = fmt.Sprintf("%s %d", o, f.ByOutcome[o])
+	}
+	fmt.Fprintf(tw, "Submissions\t%d submitted: %s; %d executions started\t%s\n", f.Submitted, strings.Join(parts, ", "), f.Executions, verdict)
+	order := "ok"
+	if f.OutOfOrder > 0 {
+		order = "OUT OF ORDER"
+	}
+	fmt.Fprintf(tw, "Submissions started out of order\t%d\t%s\n", f.OutOfOrder, order)
+	fmt.Fprintf(tw, "Freed slot to next start\tp50 %.2f s, p99 %.2f s (%d starts)\t\n", f.FreedSlotToStart.P50, f.FreedSlotToStart.P99, f.FreedSlotToStart.Count)
 }
 
 // printCapacity renders the capacity figures, in the words every report uses.

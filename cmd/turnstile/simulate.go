@@ -38,6 +38,7 @@ type simulateFlags struct {
 	chart        string
 	json         bool
 	noProgress   bool
+	submit       bool
 	// waitStrategy is the demo's wait strategy.
 	waitStrategy string
 	// rate is the demo's Rate, nil for none.
@@ -76,6 +77,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
 	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
+	fs.BoolVar(&f.submit, "submit", false, "submit the executions' inputs instead of starting them: each starts when a slot is free, holding it (Callback semaphores)")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show the progress bar (shown only on a terminal)")
 	if err := parseFlags(fs, args); err != nil {
 		return f, err
@@ -152,7 +154,7 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults}
+	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults, Submit: f.submit}
 	if f.inputFile != "" {
 		b, err := os.ReadFile(f.inputFile)
 		if err != nil {

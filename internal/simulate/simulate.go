@@ -83,6 +83,10 @@ type Scenario struct {
 	// Faults are injected into the run: DynamoDB requests lost or throttled, status-change
 	// events dropped or duplicated. Default: none.
 	Faults Faults
+	// Submit submits the executions' inputs (lock.Client.Submit) instead of starting them:
+	// each starts when its lock has a slot for it, already holding the slot
+	// (Result.Submissions). It needs a Callback semaphore. Default: false.
+	Submit bool
 }
 
 // Faults are the faults a simulation injects, seeded by the scenario's seed.
@@ -149,6 +153,8 @@ type Result struct {
 	// Rate is what a machine with a Rate measured: permits, admissions and entries per window
 	// against the GCRA bound, and the gate's write units per permit. Nil without a Rate.
 	Rate *RateFigures `json:"rate,omitempty"`
+	// Submissions is what a run in submission mode (Scenario.Submit) measured; nil otherwise.
+	Submissions *SubmissionFigures `json:"submissions,omitempty"`
 	// Metrics sums up, by name, Turnstile's metrics that the stack's functions wrote until the
 	// last execution ended (package metrics): what CloudWatch would have received.
 	Metrics map[string]MetricSummary `json:"metrics,omitempty"`
@@ -295,6 +301,9 @@ func (r *Result) Violations() []string {
 	if r.Rate != nil {
 		out = append(out, r.Rate.violations()...)
 	}
+	if r.Submissions != nil {
+		out = append(out, r.Submissions.violations()...)
+	}
 	return out
 }
 
@@ -385,9 +394,17 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		return nil, err
 	}
 	ended := watchEnd(st, machine.ARN, sc.Executions, sc.Progress)
-	// The clock stands still until every execution has started: they all start at one virtual
-	// instant, however long the machine takes to start them.
-	gate := &startGate{StepFunctions: st.StepFunctionsClient(), left: sc.Executions, release: st.ReleaseHold, ended: ended.all}
+	var starter runner.StepFunctions = st.StepFunctionsClient()
+	var submissions *submitter
+	if sc.Submit {
+		if submissions, err = newSubmitter(st, ddb, def, table, limit); err != nil {
+			return nil, err
+		}
+		starter = submissions
+	}
+	// The clock stands still until every execution has started (or been submitted): they all
+	// start at one virtual instant, however long the machine takes to start them.
+	gate := &startGate{StepFunctions: starter, left: sc.Executions, release: st.ReleaseHold, ended: ended.all}
 	defer gate.open()
 	r := &runner.Runner{StepFunctions: gate, DynamoDB: ddb}
 	runBegan := time.Now()
@@ -423,6 +440,11 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	}
 	res.PerExecution = ddbStats.Capacity().PerExecution(report.Started)
 	res.Metrics = summarizeMetrics(metricSamples)
+	if submissions != nil {
+		if res.Submissions, err = submissions.figures(ctx, st.StepFunctionsClient(), machine.ARN, report.Executions); err != nil {
+			return nil, err
+		}
+	}
 	if rate, ok := machines.SemaphoreRate(def); ok {
 		if res.Rate, err = rateFigures(ctx, st, rate, report); err != nil {
 			return nil, err
