@@ -19,7 +19,6 @@
 //   - one waiter item per waiting execution, Entry "w#<ticket, 16 digits>", with the
 //     execution's ARN and the task token that wakes it. Sort order is ticket order, so one
 //     Query from "lock" on reads the counter and the oldest waiters together.
-//
 //   - one waiter item per queued submission (Submit), in the same queue under its ticket, with
 //     the execution ARN it will start as (name "sub-<id>"), AttributeSubmission,
 //     AttributeStateMachine, AttributeInput and AttributeExpires instead of a task token; the
