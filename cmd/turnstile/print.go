@@ -60,9 +60,9 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	if len(res.UnexpectedFailures) > 0 {
 		fmt.Fprintf(tw, "Unexpected failures\t%s\tNOT A GOOD RUN\n", failures(res.UnexpectedFailures))
 	}
-	if fc := res.Faults; fc.DynamoDB.Faults()+fc.EventsDropped+fc.EventsDuplicated > 0 {
-		fmt.Fprintf(tw, "Faults injected\t%d DynamoDB replies lost, %d requests lost, %d throttled (of %d); %d events dropped, %d duplicated\t\n",
-			fc.DynamoDB.AppliedReplyLost, fc.DynamoDB.LostBefore, fc.DynamoDB.Throttled, fc.DynamoDB.Requests, fc.EventsDropped, fc.EventsDuplicated)
+	if fc := res.Faults; fc.DynamoDB.Faults()+fc.EventsDropped+fc.EventsDuplicated+fc.StartRepliesLost > 0 {
+		fmt.Fprintf(tw, "Faults injected\t%d DynamoDB replies lost, %d requests lost, %d throttled (of %d); %d events dropped, %d duplicated; %d StartExecution replies lost\t\n",
+			fc.DynamoDB.AppliedReplyLost, fc.DynamoDB.LostBefore, fc.DynamoDB.Throttled, fc.DynamoDB.Requests, fc.EventsDropped, fc.EventsDuplicated, fc.StartRepliesLost)
 	}
 	fmt.Fprintf(tw, "Wall time\t%.1f s\t\n", res.WallSeconds)
 	if f.chart != "" {

@@ -66,6 +66,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.Float64Var(&f.faults.DynamoDB.AppliedReplyLost, "reply-lost", 0, "fraction of DynamoDB requests applied whose reply is lost")
 	fs.Float64Var(&f.faults.DynamoDB.LostBefore, "lost-before", 0, "fraction of DynamoDB requests lost before they arrive")
 	fs.Float64Var(&f.faults.DynamoDB.Throttled, "throttled", 0, "fraction of DynamoDB requests answered with a throttling error")
+	fs.Float64Var(&f.faults.StartReplyLost, "start-reply-lost", 0, "fraction of the StartExecution calls starting submissions whose reply is lost (with --submit)")
 	fs.Float64Var(&f.faults.DropEvents, "drop-events", 0, "fraction of status-change event deliveries dropped")
 	fs.Float64Var(&f.faults.DupEvents, "dup-events", 0, "fraction of status-change event deliveries duplicated")
 	fs.StringVar(&f.waitStrategy, "wait", string(d.WaitStrategy), `how executions wait for a slot: "Poll" or "Callback" (demo app only)`)
@@ -98,6 +99,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	}{
 		{"reply-lost", f.faults.DynamoDB.AppliedReplyLost}, {"lost-before", f.faults.DynamoDB.LostBefore},
 		{"throttled", f.faults.DynamoDB.Throttled}, {"drop-events", f.faults.DropEvents}, {"dup-events", f.faults.DupEvents},
+		{"start-reply-lost", f.faults.StartReplyLost},
 	}
 	for _, fr := range fractions {
 		if !(fr.value >= 0 && fr.value <= 1) {

@@ -23,7 +23,11 @@ import (
 // and state machine from the environment and talks to the stack's own APIs. The hand-off
 // function and the reconciler write their metrics to the function's log, where the stack
 // captures them (stack.Stack.Metrics).
-func Handlers() map[string]stack.HandlerFactory {
+func Handlers() map[string]stack.HandlerFactory { return handlers(nil) }
+
+// handlers are the Handlers whose StartExecution replies are lost at loss's fraction (nil:
+// none).
+func handlers(loss *startLoss) map[string]stack.HandlerFactory {
 	return map[string]stack.HandlerFactory{
 		demo.DoWorkPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
 			verify := func(ctx context.Context) error { return slot.Verify(ctx, env.DynamoDB) }
@@ -39,7 +43,7 @@ func Handlers() map[string]stack.HandlerFactory {
 				return nil, err
 			}
 			m := metrics.NewLoggerFromEnv(env.Log, lookupIn(fn), env.Clock.Now)
-			locks, err := lock.New(table, env.DynamoDB, env.StepFunctions, lock.WithNow(env.Clock.Now), lock.WithSleep(env.Clock.Sleep), handoff.WaitTimes(m))
+			locks, err := lock.New(table, env.DynamoDB, loss.client(env.StepFunctions), lock.WithNow(env.Clock.Now), lock.WithSleep(env.Clock.Sleep), handoff.WaitTimes(m))
 			if err != nil {
 				return nil, err
 			}
@@ -51,7 +55,7 @@ func Handlers() map[string]stack.HandlerFactory {
 				return nil, err
 			}
 			m := metrics.NewLoggerFromEnv(env.Log, lookupIn(fn), env.Clock.Now)
-			r, err := reconcile.New(cfg, env.StepFunctions, env.DynamoDB, reconcile.WithNow(env.Clock.Now), reconcile.WithMetrics(m))
+			r, err := reconcile.New(cfg, loss.client(env.StepFunctions), env.DynamoDB, reconcile.WithNow(env.Clock.Now), reconcile.WithMetrics(m))
 			if err != nil {
 				return nil, err
 			}

@@ -98,6 +98,9 @@ type Faults struct {
 	DropEvents float64 `json:"dropEvents"`
 	// DupEvents is the fraction of EventBridge deliveries duplicated.
 	DupEvents float64 `json:"dupEvents"`
+	// StartReplyLost is the fraction of the StartExecution calls starting submissions whose
+	// reply is lost (the SDK then sends the same request again).
+	StartReplyLost float64 `json:"startReplyLost,omitempty"`
 }
 
 // FaultCounts are the faults a simulation injected.
@@ -107,6 +110,8 @@ type FaultCounts struct {
 	// EventsDropped and EventsDuplicated count the deliveries dropped and duplicated.
 	EventsDropped    int64 `json:"eventsDropped"`
 	EventsDuplicated int64 `json:"eventsDuplicated"`
+	// StartRepliesLost counts the StartExecution replies lost (Faults.StartReplyLost).
+	StartRepliesLost int64 `json:"startRepliesLost,omitempty"`
 }
 
 // Result is a simulation's outcome.
@@ -331,6 +336,9 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if sc.Executions < 0 || sc.TimeScale < 0 || sc.StartConcurrency < 0 {
 		return nil, fmt.Errorf("%w: executions, start concurrency and time scale must not be negative", ErrInvalidScenario)
 	}
+	if f := sc.Faults; !(f.StartReplyLost >= 0 && f.StartReplyLost <= 1) {
+		return nil, fmt.Errorf("%w: the fraction of StartExecution replies lost (%g) must be from 0 to 1", ErrInvalidScenario, f.StartReplyLost)
+	}
 	if f := sc.Faults; !(f.DropEvents >= 0 && f.DupEvents >= 0 && f.DropEvents+f.DupEvents <= 1) {
 		return nil, fmt.Errorf("%w: the fractions of events dropped (%g) and duplicated (%g) must be at least 0 and add up to at most 1", ErrInvalidScenario, f.DropEvents, f.DupEvents)
 	}
@@ -374,8 +382,9 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	dbFaults := sc.Faults.DynamoDB
 	dbFaults.Seed = sc.Seed
 	events := eventbus.NewRandomFaults(sc.Seed, sc.Faults.DropEvents, sc.Faults.DupEvents, 0)
+	loss := newStartLoss(sc.Faults.StartReplyLost, sc.Seed)
 	st, err := stack.Start(ctx, cdkOut, stack.Options{
-		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: Handlers(), DynamoDBFaults: dbFaults, EventPolicy: events,
+		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: handlers(loss), DynamoDBFaults: dbFaults, EventPolicy: events,
 		// Every execution's history is read at the end: keep them all, and the cleanup's and the
 		// redrive guard's executions besides (one each per failed execution at most).
 		MaxClosedExecutions: max(emulator.DefaultMaxClosedExecutions, 3*sc.Executions),
@@ -397,7 +406,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	var starter runner.StepFunctions = st.StepFunctionsClient()
 	var submissions *submitter
 	if sc.Submit {
-		if submissions, err = newSubmitter(st, ddb, def, table, limit); err != nil {
+		if submissions, err = newSubmitter(st, ddb, loss, def, table, limit); err != nil {
 			return nil, err
 		}
 		starter = submissions
@@ -433,7 +442,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	}
 	res := &Result{Report: report, Limit: limit, LockNamePath: lockNamePath, StateMachineArn: machine.ARN, DeadLetters: len(st.DeadLetters())}
 	res.UnexpectedFailures = unexpectedFailures(report.FailedByError, expectedErrors(sc))
-	res.Faults = FaultCounts{DynamoDB: ddbStats, EventsDropped: events.Dropped(), EventsDuplicated: events.Duplicated()}
+	res.Faults = FaultCounts{DynamoDB: ddbStats, EventsDropped: events.Dropped(), EventsDuplicated: events.Duplicated(), StartRepliesLost: loss.lost.Load()}
 	if n := float64(report.Started); n > 0 {
 		res.TransitionsPerExecution = report.TransitionsPerExecution + float64(helpers)/n
 		res.DynamoDBRequestsPerExecution = float64(ddbStats.Requests) / n

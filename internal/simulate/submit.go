@@ -62,13 +62,13 @@ func (f *SubmissionFigures) violations() []string {
 }
 
 // newSubmitter returns the submitter of the semaphore machine def, whose lock table is table
-// and limit limit, on the stack st.
-func newSubmitter(st *stack.Stack, ddb lock.DynamoDBAPI, def *asl.StateMachine, table string, limit int) (*submitter, error) {
+// and limit limit, on the stack st; loss loses its StartExecution replies.
+func newSubmitter(st *stack.Stack, ddb lock.DynamoDBAPI, loss *startLoss, def *asl.StateMachine, table string, limit int) (*submitter, error) {
 	if def.States.Get(machines.StateWaitInQueue) == nil {
 		return nil, fmt.Errorf("%w: submissions need a semaphore that parks its waiters (--wait Callback): its releases start them", ErrInvalidScenario)
 	}
 	clock := st.Clock()
-	locks, err := lock.New(table, ddb, st.StepFunctionsClient(), lock.WithNow(clock.Now), lock.WithSleep(clock.Sleep))
+	locks, err := lock.New(table, ddb, loss.client(st.StepFunctionsClient()), lock.WithNow(clock.Now), lock.WithSleep(clock.Sleep))
 	if err != nil {
 		return nil, err
 	}
