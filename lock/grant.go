@@ -84,8 +84,14 @@ func (c *Client) startGranted(ctx context.Context, w waiter, wake Wake) (dead bo
 	if !ok {
 		return false, ErrCannotStart
 	}
-	if err := c.record(ctx, w.lock, w, OutcomeStarted, ""); err != nil {
-		return false, err
+	// The outcome's time is the grant's (the holder item's since), which orders the grants
+	// even when a retry delayed this start.
+	started := c.outcomeItem(w.lock, w.submission, OutcomeStarted, w.execution, "")
+	if wake.HeldSince != "" {
+		started[AttributeSince] = str(wake.HeldSince)
+	}
+	if _, err := c.ddb.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.table), Item: started}); err != nil {
+		return false, classify("record the start of the submission "+w.submission, err)
 	}
 	name := w.execution[len(w.execution)-len(SubmissionNamePrefix)-len(w.submission):]
 	_, err = starter.StartExecution(ctx, &sfn.StartExecutionInput{
@@ -163,7 +169,7 @@ func (c *Client) RepairGrant(ctx context.Context, lock, execution string, limit 
 	case !errors.As(err, &missing):
 		return res, fmt.Errorf("%w: describe %s: %w", ErrBusy, execution, err)
 	}
-	dead, err := c.startGranted(ctx, w, Wake{GrantedBy: stringOf(out.Item, AttributeGrantedBy)})
+	dead, err := c.startGranted(ctx, w, Wake{GrantedBy: stringOf(out.Item, AttributeGrantedBy), HeldSince: stringOf(out.Item, AttributeSince)})
 	if err != nil {
 		return res, err
 	}

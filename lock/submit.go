@@ -147,7 +147,8 @@ type SubmissionStatus struct {
 	Execution string `json:"execution"`
 	// Reason names why it failed or was cancelled.
 	Reason string `json:"reason,omitempty"`
-	// At is when it was queued (OutcomeQueued) or when its outcome was recorded.
+	// At is when it was queued (OutcomeQueued), granted its slot (OutcomeStarted), or when its
+	// other outcome was recorded.
 	At string `json:"at,omitempty"`
 	// Expires is when a queued submission expires (RFC 3339).
 	Expires string `json:"expires,omitempty"`

@@ -110,7 +110,7 @@ func printSubmissions(tw *tabwriter.Writer, f *simulate.SubmissionFigures) {
 	if f.OutOfOrder > 0 {
 		order = "OUT OF ORDER"
 	}
-	fmt.Fprintf(tw, "Submissions started out of order\t%d\t%s\n", f.OutOfOrder, order)
+	fmt.Fprintf(tw, "Submissions granted out of order\t%d\t%s\n", f.OutOfOrder, order)
 	fmt.Fprintf(tw, "Freed slot to next start\tp50 %.2f s, p99 %.2f s (%d starts)\t\n", f.FreedSlotToStart.P50, f.FreedSlotToStart.P99, f.FreedSlotToStart.Count)
 }
 

@@ -20,9 +20,9 @@ import (
 	"github.com/turnstile-sfn/turnstile/lock"
 )
 
-// submitOrderTolerance is how much later than a younger submission an older one may start
-// without counting as out of order: two releases at nearly the same moment start the
-// submissions they were handed in whichever order their StartExecution calls land (the
+// submitOrderTolerance is how much later than a younger submission an older one may be granted
+// its slot without counting as out of order: the grant's time is taken just before its
+// transaction, and two releases at nearly the same moment land theirs in either order (the
 // runner's tolerance for parked waiters).
 const submitOrderTolerance = time.Second
 
@@ -36,8 +36,9 @@ type SubmissionFigures struct {
 	// Executions is the number of executions the submissions started (names "sub-…" of the
 	// semaphore machine): Submitted when each was started exactly once.
 	Executions int `json:"executions"`
-	// OutOfOrder counts the submissions started more than a second after a younger one (a
-	// higher ticket) of the same lock: 0 when the queue is FIFO.
+	// OutOfOrder counts the submissions granted their slot more than a second after a younger
+	// one (a higher ticket) of the same lock: 0 when the queue is FIFO. The grant's time is the
+	// status's (lock.SubmissionStatus.At): a start that a lost reply delayed keeps its place.
 	OutOfOrder int `json:"outOfOrder"`
 	// FreedSlotToStart is, in virtual seconds, the time from the end of a work (its slot
 	// freed) to the start of the submission the slot went to, pairing the k-th work end with
@@ -56,7 +57,7 @@ func (f *SubmissionFigures) violations() []string {
 		out = append(out, fmt.Sprintf("%d submissions started %d executions", f.Submitted, f.Executions))
 	}
 	if f.OutOfOrder > 0 {
-		out = append(out, fmt.Sprintf("%d submissions were started after a younger one", f.OutOfOrder))
+		out = append(out, fmt.Sprintf("%d submissions were granted their slot after a younger one", f.OutOfOrder))
 	}
 	return out
 }
@@ -122,12 +123,16 @@ func (s *submitter) StartExecution(ctx context.Context, in *sfn.StartExecutionIn
 // figures reads every submission's outcome and measures the run's traces.
 func (s *submitter) figures(ctx context.Context, client *sfn.Client, machineArn string, traces []*runner.Trace) (*SubmissionFigures, error) {
 	f := &SubmissionFigures{Submitted: len(s.submissions), ByOutcome: map[lock.Outcome]int{}}
+	granted := map[string]time.Time{}
 	for _, sub := range s.submissions {
 		st, err := s.locks.Status(ctx, sub.Lock, sub.ID)
 		if err != nil {
 			return nil, err
 		}
 		f.ByOutcome[st.Outcome]++
+		if at, err := time.Parse(lock.SinceLayout, st.At); err == nil && st.Outcome == lock.OutcomeStarted {
+			granted[sub.ID] = at
+		}
 	}
 	list := sfn.NewListExecutionsPaginator(client, &sfn.ListExecutionsInput{StateMachineArn: aws.String(machineArn)})
 	for list.HasMorePages() {
@@ -162,8 +167,9 @@ func (s *submitter) figures(ctx context.Context, client *sfn.Client, machineArn 
 			if t.Worked() {
 				freed = append(freed, t.WorkEnded)
 			}
+			at, ok := granted[older.ID]
 			for _, younger := range subs[i+1:] {
-				if y := started[younger.Execution]; y != nil && y.Started.Add(submitOrderTolerance).Before(t.Started) {
+				if y, yok := granted[younger.ID]; ok && yok && y.Add(submitOrderTolerance).Before(at) {
 					f.OutOfOrder++
 					break
 				}
