@@ -39,11 +39,7 @@ func newHandOff(scope constructs.Construct, table awsdynamodb.ITable) awslambda.
 func grantHandOff(scope constructs.Construct, fn awslambda.Function, sm awsstepfunctions.StateMachine) {
 	// The function itself, unqualified: no version or alias (GrantInvoke would add "ARN:*").
 	sm.AddToRolePolicy(statement([]string{"lambda:InvokeFunction"}, fn.FunctionArn()))
-	executions := awscdk.Fn_Join(jsii.String(""), &[]*string{
-		jsii.String("arn:"), awscdk.Aws_PARTITION(), jsii.String(":states:"), awscdk.Aws_REGION(), jsii.String(":"),
-		awscdk.Aws_ACCOUNT_ID(), jsii.String(":execution:"),
-		awscdk.Fn_Select(jsii.Number(6), awscdk.Fn_Split(jsii.String(":"), sm.StateMachineArn(), nil)), jsii.String(":*"),
-	})
+	executions := executionsOf(sm)
 	policy := awsiam.NewPolicy(scope, jsii.String(HandOffPolicyID), &awsiam.PolicyProps{
 		Roles: &[]awsiam.IRole{fn.Role()},
 		Statements: &[]awsiam.PolicyStatement{

@@ -39,6 +39,21 @@ func checkWorkKinds(p *Props) {
 	}
 }
 
+// checkSubmissions panics when Props.Submissions is on without the Callback strategy (whose
+// releases start the submissions), or with a SubmissionTTL under a second.
+func checkSubmissions(p *Props, opts machines.SemaphoreOptions) {
+	if p.Submissions == nil || !*p.Submissions {
+		if p.SubmissionTTL != nil {
+			invalid("Props.SubmissionTTL needs Props.Submissions")
+		}
+		return
+	}
+	if opts.WaitStrategy != machines.WaitCallback {
+		invalid("Props.Submissions needs WaitStrategy %s (its releases start the submissions), got %s", machines.WaitCallback, opts.WaitStrategy)
+	}
+	duration("SubmissionTTL", p.SubmissionTTL) // panics unless at least a second
+}
+
 // options converts the props, bar the work, to machine options; unset durations stay zero and
 // take the machines' defaults, which are this package's defaults.
 func options(p *Props) machines.SemaphoreOptions {
