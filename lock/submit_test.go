@@ -356,3 +356,49 @@ func TestSubmitRejectsWhatCannotStart(t *testing.T) {
 		t.Fatalf("a broken input: %v, want ErrInvalidRequest", err)
 	}
 }
+
+// TestGrantWhoseReplyIsLostStartsOnce: the hand-off transaction granting a submission its slot
+// is applied but its reply is lost; the release reads back that it granted it and starts the
+// execution, once.
+func TestGrantWhoseReplyIsLostStartsOnce(t *testing.T) {
+	direct, f := newSubmitClient(t, time.Now)
+	park(t, direct, 1, 0, 0)
+	s1 := submit(t, direct, 1, machine, `{"job":1}`, 0)
+	locks, err := lock.New(direct.Table(), &replyLostOnce{Client: server.Client, lose: puts}, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := locks.Release(t.Context(), lockName, execution(0), 1)
+	if err != nil || !slices.Equal(res.HandedTo, []string{s1.Execution}) {
+		t.Fatalf("release = %+v, %v; want handed to s1", res, err)
+	}
+	if got := f.executions(); !slices.Equal(got, []string{s1.Execution}) || f.calls != 1 {
+		t.Fatalf("executions %v after %d calls, want s1's once", got, f.calls)
+	}
+	read(t, direct, 1)
+}
+
+// TestConcurrentReleasesGrantASubmissionOnce: releases that reach the same submission at once
+// (a duplicated wake-up) grant it one slot and start it once; the other slot goes to the next.
+func TestConcurrentReleasesGrantASubmissionOnce(t *testing.T) {
+	c, f := newSubmitClient(t, time.Now)
+	park(t, c, 2, 0, 0)
+	park(t, c, 2, 1, 0)
+	s2 := submit(t, c, 2, machine, `{"job":2}`, 0)
+	s3 := submit(t, c, 2, machine, `{"job":3}`, 0)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range 2 {
+		wg.Go(func() { _, errs[i] = c.Release(t.Context(), lockName, execution(i), 2) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.executions(); !slices.Equal(got, []string{s2.Execution, s3.Execution}) || f.calls != 2 {
+		t.Fatalf("executions %v after %d calls, want s2 and s3 once each", got, f.calls)
+	}
+	if st := read(t, c, 2); st.Count != 2 || len(st.Waiters) != 0 {
+		t.Fatalf("the lock: %+v", st)
+	}
+}
