@@ -93,9 +93,8 @@ func (c *Client) startGranted(ctx context.Context, w waiter, wake Wake) (dead bo
 	if _, err := c.ddb.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(c.table), Item: started}); err != nil {
 		return false, classify("record the start of the submission "+w.submission, err)
 	}
-	name := w.execution[len(w.execution)-len(SubmissionNamePrefix)-len(w.submission):]
 	_, err = starter.StartExecution(ctx, &sfn.StartExecutionInput{
-		StateMachineArn: aws.String(w.stateMachine), Name: aws.String(name), Input: aws.String(w.input),
+		StateMachineArn: aws.String(w.stateMachine), Name: aws.String(SubmissionNamePrefix + w.submission), Input: aws.String(w.input),
 	})
 	if err == nil {
 		c.reportAdmitted(w, wake.GrantedBy)

@@ -314,7 +314,7 @@ func (c *Client) Status(ctx context.Context, lock, id string) (SubmissionStatus,
 			Expires: time.Unix(w.expires, 0).UTC().Format(time.RFC3339), Ahead: ahead}, err
 	}
 	// Granted between the two reads and not yet recorded: its holder item says so.
-	out2, err := c.ddb.Query(ctx, &dynamodb.QueryInput{
+	holders, err := c.ddb.Query(ctx, &dynamodb.QueryInput{
 		TableName: aws.String(c.table), ConsistentRead: aws.Bool(true),
 		KeyConditionExpression:    aws.String("#lock = :lock"),
 		FilterExpression:          aws.String("#submission = :id"),
@@ -324,7 +324,8 @@ func (c *Client) Status(ctx context.Context, lock, id string) (SubmissionStatus,
 	if err != nil {
 		return SubmissionStatus{}, classify("read the holders of "+strconv.Quote(lock), err)
 	}
-	for _, item := range out2.Items {
+	if len(holders.Items) > 0 {
+		item := holders.Items[0]
 		e, _ := ExecutionOf(stringOf(item, AttributeEntry))
 		return SubmissionStatus{ID: id, Lock: lock, Outcome: OutcomeStarted, Execution: e, At: stringOf(item, AttributeSince)}, nil
 	}
