@@ -13,7 +13,7 @@ import (
 // TestSubmittedDemoUnderFaults submits the demo's jobs instead of starting them, with 5 % of
 // the DynamoDB replies and 5 % of the StartExecution replies lost: every submission starts
 // exactly once (no second execution for any), granted in ticket order, never over the limit,
-// nothing leaked, and no waiting state runs (the started executions find their slot).
+// nothing leaked, and no started execution queues (each finds its slot held).
 func TestSubmittedDemoUnderFaults(t *testing.T) {
 	cfg := demo.DefaultConfig()
 	cfg.WorkDuration, cfg.FailureRate = 5*time.Second, 0
@@ -36,7 +36,9 @@ func TestSubmittedDemoUnderFaults(t *testing.T) {
 	if s == nil || s.Submitted != 80 || s.ByOutcome[lock.OutcomeStarted] != 80 || s.Executions != 80 || res.Report.Succeeded != 80 {
 		t.Errorf("submissions %+v, %d succeeded; want 80 started once each and succeeded", s, res.Report.Succeeded)
 	}
-	if res.Report.TransitionsPerExecution > 7 {
-		t.Errorf("%.2f billed transitions per execution, want at most 7: a started execution waited", res.Report.TransitionsPerExecution)
+	// Retries of the lock's tasks after a lost reply are billed too: the figure is 7.0 without
+	// faults (README); what must hold here is that no started execution queued.
+	if res.Report.Queued != 0 {
+		t.Errorf("%d started executions queued, want none: each holds its slot when it starts", res.Report.Queued)
 	}
 }
