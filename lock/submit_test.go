@@ -402,3 +402,21 @@ func TestConcurrentReleasesGrantASubmissionOnce(t *testing.T) {
 		t.Fatalf("the lock: %+v", st)
 	}
 }
+
+// TestDrainCancelsSubmissions: draining a lock takes its queued submissions out too, as
+// cancelled with the drain's cause; nothing starts them.
+func TestDrainCancelsSubmissions(t *testing.T) {
+	c, f := newSubmitClient(t, time.Now)
+	park(t, c, 1, 0, 0)
+	s1 := submit(t, c, 1, machine, `{"job":1}`, 0)
+	res, err := c.Drain(t.Context(), lockName, "maintenance")
+	if err != nil || !slices.Equal(res.Drained, []string{s1.Execution}) {
+		t.Fatalf("drain = %+v, %v", res, err)
+	}
+	if st := status(t, c, s1.ID); st.Outcome != lock.OutcomeCancelled || !strings.Contains(st.Reason, "maintenance") {
+		t.Fatalf("s1 = %+v, want cancelled: drained", st)
+	}
+	if _, err := c.Release(t.Context(), lockName, execution(0), 1); err != nil || len(f.executions()) != 0 {
+		t.Fatalf("release: %v; started %v", err, f.executions())
+	}
+}
