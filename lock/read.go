@@ -88,6 +88,9 @@ type Waiter struct {
 	Execution string `json:"execution"`
 	// Since is when it joined the queue.
 	Since string `json:"since"`
+	// Submission is the id of a queued submission (Submit), whose Execution is the one it
+	// will start as; "" for a parked execution.
+	Submission string `json:"submission,omitempty"`
 }
 
 // Read reads a lock whole, strongly consistent, as one snapshot: its holder items (a Query of
@@ -191,7 +194,7 @@ func (st *State) add(item map[string]types.AttributeValue) {
 		return
 	}
 	if w, ok := parseWaiter(item); ok {
-		st.Waiters = append(st.Waiters, Waiter{Ticket: w.ticket, Execution: w.execution, Since: stringOf(item, AttributeSince)})
+		st.Waiters = append(st.Waiters, Waiter{Ticket: w.ticket, Execution: w.execution, Since: stringOf(item, AttributeSince), Submission: w.submission})
 	}
 }
 

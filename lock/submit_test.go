@@ -156,8 +156,8 @@ func TestSubmissionsShareTheQueueWithParkedExecutions(t *testing.T) {
 	if st := status(t, c, s3.ID); st.Outcome != lock.OutcomeQueued || st.Ahead != 2 {
 		t.Fatalf("s3 = %+v, want queued with 2 ahead", st)
 	}
-	if st := read(t, c, 1); !slices.Equal(waiters(st), []string{s1.Execution, execution(2), s3.Execution}) {
-		t.Fatalf("waiters = %v", waiters(st))
+	if st := read(t, c, 1); !slices.Equal(waiters(st), []string{s1.Execution, execution(2), s3.Execution}) || st.Waiters[0].Submission != s1.ID || st.Waiters[1].Submission != "" {
+		t.Fatalf("waiters = %+v", st.Waiters)
 	}
 	if len(f.executions()) != 0 {
 		t.Fatalf("started before a slot was free: %v", f.executions())
