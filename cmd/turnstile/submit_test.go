@@ -26,6 +26,7 @@ func TestSubmitCommandsRefuseBadInput(t *testing.T) {
 		{[]string{"submit", "--table", "T", "--state-machine", machine, "--ttl", "0s"}, "--ttl must be positive"},
 		{[]string{"submission", "--table", "T", "--lock", "L"}, "--id is required"},
 		{[]string{"cancel", "--table", "T", "--id", "1-0123456789abcdef"}, "--lock is required"},
+		{[]string{"simulate", "--submit", "--start-reply-lost", "2"}, "--start-reply-lost must be a fraction"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), tt.args, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), tt.want) {
