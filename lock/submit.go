@@ -187,7 +187,10 @@ func ticketOfID(id string) (int64, bool) {
 // Submit queues a submission on r.Lock and returns at once: its id, and the execution ARN it
 // will start as. It draws a ticket (one write), puts its waiter item (one write), and, if a
 // slot is free and it is the oldest in line, is granted it and started before Submit returns.
-// Every submission then ends one way (Status): started, cancelled, expired or failed.
+// Every submission then ends one way (Status): started, cancelled, expired or failed. An error
+// returned with a Submission whose ID is set came after it was queued (reading the limit,
+// admitting, or starting it: the reconciler finishes a start that failed for now): it is queued
+// or granted, and must not be submitted again.
 func (c *Client) Submit(ctx context.Context, r SubmitRequest) (Submission, error) {
 	if r.Input == "" {
 		r.Input = "{}"
