@@ -110,6 +110,9 @@ type waiter struct {
 	lock      string // the item's partition key
 	since     string // AttributeSince
 	weight    int    // AttributeWeight, 1 when absent
+	// A submission's (submit.go): its id, state machine, input and expiry (Unix seconds).
+	submission, stateMachine, input string
+	expires                         int64
 }
 
 // counter is the counter item as read.
@@ -173,7 +176,9 @@ func parseWaiter(item map[string]types.AttributeValue) (waiter, bool) {
 		return waiter{}, false
 	}
 	return waiter{ticket: t, execution: stringOf(item, AttributeExecution), token: stringOf(item, AttributeToken),
-		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince), weight: weightOf(item)}, true
+		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince), weight: weightOf(item),
+		submission: stringOf(item, AttributeSubmission), stateMachine: stringOf(item, AttributeStateMachine),
+		input: stringOf(item, AttributeInput), expires: numberOf(item, AttributeExpires)}, true
 }
 
 // head reads the counter item and the oldest n waiters in one strongly consistent Query:

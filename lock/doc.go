@@ -19,6 +19,13 @@
 //   - one waiter item per waiting execution, Entry "w#<ticket, 16 digits>", with the
 //     execution's ARN and the task token that wakes it. Sort order is ticket order, so one
 //     Query from "lock" on reads the counter and the oldest waiters together.
+//   - one waiter item per queued submission (Submit), in the same queue under its ticket, with
+//     the execution ARN it will start as (name "sub-<id>"), AttributeSubmission,
+//     AttributeStateMachine, AttributeInput and AttributeExpires instead of a task token; the
+//     holder item its grant puts carries the same, until its execution releases;
+//   - in the partition SubmissionPartition(lock) ("<lock>#submissions"), one status item per
+//     submission with an outcome, sort key its id: AttributeOutcome (started, cancelled,
+//     expired, failed), AttributeExecution, AttributeReason.
 //
 // Besides the locks, one defaults item per semaphore whose default an operator set: partition
 // DefaultsPartition ("#defaults"), sort key the semaphore's state machine ARN, AttributeLimit
@@ -49,6 +56,27 @@
 //
 // An execution that waits costs about 1 + 1 + 6 = 8 write units in all, whatever the backlog
 // and the limit; one that finds a free slot 1 + 4 + 4 = 9.
+//
+// # Submissions (admission control)
+//
+// A submission waits in the lock's queue like a parked execution but is not an execution yet.
+// Whatever hands a slot to the oldest in line (Release, Admit, a park or a submission that finds
+// a free slot and an older waiter) grants it, when that is a submission, to the execution the
+// submission will start as, with the same transaction as any hand-off; then it records the
+// outcome "started" and calls StartExecution with the name derived from the id, so a repeated
+// start (a lost reply, a duplicated wake-up, a repair) can never make a second execution. The
+// started execution parks as any (a ticket, then Park), finds its holder item (IsSubmitted) and
+// goes straight to the work. A start that fails for good records "failed" with the Step
+// Functions error code and releases the slot to the next in line; one that fails for now, or a
+// crash between the grant and the start, leaves the grant, which the reconciler finishes
+// (RepairGrant). An expired submission is removed by whoever reaches it ("expired"); Cancel
+// removes a queued one ("cancelled").
+//
+// Costs: Submit draws a ticket (1 write unit) and puts its waiter item (1 unit, inputs under
+// about 0.8 KB); its grant is the hand-off transaction (6 units, the releaser's) and the status
+// item (1 unit); its execution draws a ticket (1 unit) and releases (the next hand-off, or 4
+// units). About 10 write units per submission in all, whatever the backlog. Submissions need
+// the Callback strategy: a Poll machine releases in the state machine, which starts nobody.
 //
 // # Limits, pause and drain
 //

@@ -68,6 +68,13 @@ func (c *Client) Drain(ctx context.Context, lock, cause string) (DrainResult, er
 				return res, classify("drain "+w.execution, err)
 			}
 			res.Drained = append(res.Drained, w.execution)
+			if w.submission != "" {
+				// A submission has no task to fail: its outcome says it was drained.
+				if err := c.record(ctx, lock, w, OutcomeCancelled, "drained: "+cause); err != nil {
+					return res, err
+				}
+				continue
+			}
 			_, err = failer.SendTaskFailure(ctx, &sfn.SendTaskFailureInput{
 				TaskToken: aws.String(w.token), Error: aws.String(ErrorDrained), Cause: aws.String(cause),
 			})

@@ -52,7 +52,8 @@ func (c *Client) Park(ctx context.Context, r ParkRequest) (ParkResult, error) {
 	case r.Ticket < 1:
 		return ParkResult{}, fmt.Errorf("%w: park needs the execution's ticket (at least 1), got %d", ErrInvalidRequest, r.Ticket)
 	}
-	if r.Again {
+	if r.Again || IsSubmitted(r.Execution) {
+		// A submission's execution was started holding its slot: it finds its holder item.
 		res, done, err := c.parkAgain(ctx, r)
 		if err != nil || done {
 			return res, err
@@ -129,7 +130,7 @@ func (c *Client) admitted(ctx context.Context, r ParkRequest, holds bool, err er
 // parkBelowLimit takes a free slot for the execution, unless an older waiter is owed it: then
 // that waiter is admitted and done is false (the caller reads again).
 func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
-	ctr, waiters, err := c.head(ctx, r.Lock, 1)
+	ctr, waiters, err := c.liveHead(ctx, r.Lock, 1)
 	if err != nil {
 		return ParkResult{}, true, err
 	}
@@ -270,7 +271,7 @@ func (c *Client) admitOldest(ctx context.Context, lock string, limit int, ctr co
 	for _, w := range waiters {
 		since := c.timestamp()
 		tx, err := c.transact(ctx, "admit "+w.execution,
-			c.acquireBy(lock, ctr, limit, w.weight), withWeight(c.putHolder(lock, w.execution, by, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
+			c.acquireBy(lock, ctr, limit, w.weight), withWeight(c.putGrant(lock, w, by, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return "", err

@@ -98,6 +98,9 @@ type Waiter struct {
 	Since string `json:"since"`
 	// Weight is how many slots it waits for with weighted permits; 0 for one slot.
 	Weight int `json:"weight,omitempty"`
+	// Submission is the id of a queued submission (Submit), whose Execution is the one it
+	// will start as; "" for a parked execution.
+	Submission string `json:"submission,omitempty"`
 }
 
 // Read reads a lock whole, strongly consistent, as one snapshot: its holder items (a Query of
@@ -201,7 +204,7 @@ func (st *State) add(item map[string]types.AttributeValue) {
 		return
 	}
 	if w, ok := parseWaiter(item); ok {
-		st.Waiters = append(st.Waiters, Waiter{Ticket: w.ticket, Execution: w.execution, Since: stringOf(item, AttributeSince), Weight: int(numberOf(item, AttributeWeight))})
+		st.Waiters = append(st.Waiters, Waiter{Ticket: w.ticket, Execution: w.execution, Since: stringOf(item, AttributeSince), Weight: int(numberOf(item, AttributeWeight)), Submission: w.submission})
 	}
 }
 

@@ -80,7 +80,7 @@ type releaseStep struct {
 // releaseOnce makes one release step for holder from one read.
 func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
-	ctr, waiters, err := c.head(ctx, lock, c.lookAhead)
+	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead)
 	if err != nil {
 		return releaseStep{done: true}, err
 	}
@@ -124,7 +124,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		if ctr.count+delta > ctr.limitFor(limit) {
 			return releaseStep{}, nil // a later waiter that does not fit: read again
 		}
-		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putHolder(lock, w.execution, holder, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket)))}
+		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putGrant(lock, w, holder, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket)))}
 		if delta != 0 {
 			// A waiter of another weight: the counter moves by the difference, within the room.
 			items = append(items, c.countBy(lock, ctr, limit, delta))
@@ -229,8 +229,12 @@ func (c *Client) wakeGranted(ctx context.Context, lock string, limit int, w wait
 
 // wakeOrFindDead wakes a waiter that was just handed a slot. If its task cannot be completed,
 // dead reports whether its execution is not RUNNING (the slot must go on); a RUNNING waiter
-// finds its slot itself when its task times out and it parks again.
+// finds its slot itself when its task times out and it parks again. A submission is started
+// instead (startGranted); dead reports that it cannot be.
 func (c *Client) wakeOrFindDead(ctx context.Context, w waiter, wake Wake) (dead bool, err error) {
+	if w.submission != "" {
+		return c.startGranted(ctx, w, wake)
+	}
 	if c.wake(ctx, w.token, wake) == nil {
 		c.reportAdmitted(w, wake.GrantedBy)
 		return false, nil

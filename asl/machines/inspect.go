@@ -49,3 +49,15 @@ func SemaphoreLockNamePath(m *asl.StateMachine) string {
 	p, _ := params["lockName.$"].(string)
 	return p
 }
+
+// SemaphoreLockName reads back the fixed lock name of a semaphore machine Semaphore generated
+// with LockName, or "" for one with a LockNamePath (or no semaphore).
+func SemaphoreLockName(m *asl.StateMachine) string {
+	prepare, ok := m.States.Get(StatePrepareAcquire).(*asl.Pass)
+	if !ok {
+		return ""
+	}
+	params, _ := prepare.Parameters.(map[string]any)
+	name, _ := params["lockName"].(string)
+	return name
+}

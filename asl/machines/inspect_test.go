@@ -48,6 +48,9 @@ func TestSemaphoreLockNamePath(t *testing.T) {
 		if got := machines.SemaphoreLockNamePath(deployed(t, opts)); got != opts.LockNamePath {
 			t.Errorf("SemaphoreLockNamePath = %q, want %q", got, opts.LockNamePath)
 		}
+		if got := machines.SemaphoreLockName(deployed(t, opts)); got != opts.LockName {
+			t.Errorf("SemaphoreLockName = %q, want %q", got, opts.LockName)
+		}
 	}
 }
 

@@ -209,7 +209,11 @@ func printLock(w io.Writer, d lockDetail) {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "TICKET\tWAITER\tWAITING FOR\t")
 	for _, wt := range d.Waiters {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t\n", wt.Ticket, wt.Execution, seconds(wt.WaitSeconds))
+		waiter := wt.Execution
+		if wt.Submission != "" {
+			waiter = "submission " + wt.Submission + " (to start as " + wt.Execution + ")"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t\n", wt.Ticket, waiter, seconds(wt.WaitSeconds))
 	}
 	tw.Flush()
 }

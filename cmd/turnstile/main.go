@@ -10,6 +10,9 @@
 //	turnstile pause [flags]      stop admissions to a lock (the queue keeps its order)
 //	turnstile resume [flags]     restart admissions to a lock
 //	turnstile drain [flags]      end a lock's waiters with a named error
+//	turnstile submit [flags]     queue an execution input; it starts when a slot is free
+//	turnstile submission [flags] show what became of a submission
+//	turnstile cancel [flags]     take a queued submission out of the queue
 //	turnstile setup [--dir D]    install AWS's DynamoDB Local, which simulate needs (Java 17+)
 //	turnstile version            print the version
 //
@@ -90,6 +93,9 @@ Usage:
   turnstile pause [flags]      stop admissions to a lock; the queue keeps its order
   turnstile resume [flags]     restart admissions to a lock and admit its oldest waiters
   turnstile drain [flags]      end a lock's waiters with the error Turnstile.Drained
+  turnstile submit [flags]     queue an execution input on its lock; it starts when a slot is free
+  turnstile submission [flags] show a submission: queued, started, cancelled, expired or failed
+  turnstile cancel [flags]     take a queued submission out of the queue
 
   turnstile setup [--dir D]     install what simulate needs: AWS's DynamoDB Local (Java 17+)
   turnstile version             print the version
@@ -125,6 +131,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = reconcileCommand(ctx, args[1:], stdout, stderr)
 	case "limit", "pause", "resume", "drain":
 		err = steerCommand(ctx, args[0], args[1:], stdout, stderr)
+	case "submit":
+		err = submitCommand(ctx, args[1:], stdout, stderr)
+	case "submission", "cancel":
+		err = submissionCommand(ctx, args[0], args[1:], stdout, stderr)
 	case "setup":
 		err = setupCommand(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version":

@@ -14,6 +14,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/internal/capacity"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
+	"github.com/turnstile-sfn/turnstile/lock"
 	"github.com/turnstile-sfn/turnstile/metrics"
 )
 
@@ -56,6 +57,9 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 				100/res.MakespanOverIdeal, 100-100/res.MakespanOverIdeal)
 		}
 	}
+	if sf := res.Submissions; sf != nil {
+		printSubmissions(tw, sf)
+	}
 	fmt.Fprintf(tw, "Makespan over ideal\t%.2f× (ideal: %s = %.1f s)\t\n", res.MakespanOverIdeal, ideal, res.IdealMakespanSeconds)
 	fmt.Fprintf(tw, "Cost per execution, all included\t%.1f billed state transitions, %.1f DynamoDB requests\t(cleanup, hand-off and reconciler too)\n", res.TransitionsPerExecution, res.DynamoDBRequestsPerExecution)
 	printCapacity(tw, res.PerExecution)
@@ -64,9 +68,9 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	if len(res.UnexpectedFailures) > 0 {
 		fmt.Fprintf(tw, "Unexpected failures\t%s\tNOT A GOOD RUN\n", failures(res.UnexpectedFailures))
 	}
-	if fc := res.Faults; fc.DynamoDB.Faults()+fc.EventsDropped+fc.EventsDuplicated > 0 {
-		fmt.Fprintf(tw, "Faults injected\t%d DynamoDB replies lost, %d requests lost, %d throttled (of %d); %d events dropped, %d duplicated\t\n",
-			fc.DynamoDB.AppliedReplyLost, fc.DynamoDB.LostBefore, fc.DynamoDB.Throttled, fc.DynamoDB.Requests, fc.EventsDropped, fc.EventsDuplicated)
+	if fc := res.Faults; fc.DynamoDB.Faults()+fc.EventsDropped+fc.EventsDuplicated+fc.StartRepliesLost > 0 {
+		fmt.Fprintf(tw, "Faults injected\t%d DynamoDB replies lost, %d requests lost, %d throttled (of %d); %d events dropped, %d duplicated; %d StartExecution replies lost\t\n",
+			fc.DynamoDB.AppliedReplyLost, fc.DynamoDB.LostBefore, fc.DynamoDB.Throttled, fc.DynamoDB.Requests, fc.EventsDropped, fc.EventsDuplicated, fc.StartRepliesLost)
 	}
 	fmt.Fprintf(tw, "Wall time\t%.1f s\t\n", res.WallSeconds)
 	if f.chart != "" {
@@ -110,6 +114,26 @@ func printReport(tw *tabwriter.Writer, r *runner.Report) {
 		fmt.Fprintf(tw, "Priorities, pairs (lower queued first)\t%d: %d higher admitted first, %d lower first as ageing bounds it, %d simultaneous, %d against the promise\t%s\n",
 			p.Pairs, p.HigherFirst, p.AgedFirst, p.Simultaneous, p.AgainstPromise, promise)
 	}
+}
+
+// printSubmissions renders what a run in submission mode measured.
+func printSubmissions(tw *tabwriter.Writer, f *simulate.SubmissionFigures) {
+	verdict := "ok"
+	if len(f.ByOutcome) != 1 || f.ByOutcome[lock.OutcomeStarted] != f.Submitted || f.Executions != f.Submitted {
+		verdict = "NOT EVERY ONE STARTED ONCE"
+	}
+	outcomes := slices.Sorted(maps.Keys(f.ByOutcome))
+	parts := make([]string, len(outcomes))
+	for i, o := range outcomes {
+		parts[i] = fmt.Sprintf("%s %d", o, f.ByOutcome[o])
+	}
+	fmt.Fprintf(tw, "Submissions\t%d submitted: %s; %d executions started\t%s\n", f.Submitted, strings.Join(parts, ", "), f.Executions, verdict)
+	order := "ok"
+	if f.OutOfOrder > 0 {
+		order = "OUT OF ORDER"
+	}
+	fmt.Fprintf(tw, "Submissions granted out of order\t%d\t%s\n", f.OutOfOrder, order)
+	fmt.Fprintf(tw, "Freed slot to next start\tp50 %.2f s, p99 %.2f s (%d starts)\t\n", f.FreedSlotToStart.P50, f.FreedSlotToStart.P99, f.FreedSlotToStart.Count)
 }
 
 // printCapacity renders the capacity figures, in the words every report uses.

@@ -39,6 +39,7 @@ type simulateFlags struct {
 	chart        string
 	json         bool
 	noProgress   bool
+	submit       bool
 	// waitStrategy is the demo's wait strategy.
 	waitStrategy string
 	// rate is the demo's Rate, nil for none.
@@ -72,6 +73,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.Float64Var(&f.faults.DynamoDB.AppliedReplyLost, "reply-lost", 0, "fraction of DynamoDB requests applied whose reply is lost")
 	fs.Float64Var(&f.faults.DynamoDB.LostBefore, "lost-before", 0, "fraction of DynamoDB requests lost before they arrive")
 	fs.Float64Var(&f.faults.DynamoDB.Throttled, "throttled", 0, "fraction of DynamoDB requests answered with a throttling error")
+	fs.Float64Var(&f.faults.StartReplyLost, "start-reply-lost", 0, "fraction of the StartExecution calls starting submissions whose reply is lost (with --submit)")
 	fs.Float64Var(&f.faults.DropEvents, "drop-events", 0, "fraction of status-change event deliveries dropped")
 	fs.Float64Var(&f.faults.DupEvents, "dup-events", 0, "fraction of status-change event deliveries duplicated")
 	fs.StringVar(&f.waitStrategy, "wait", string(d.WaitStrategy), `how executions wait for a slot: "Poll" or "Callback" (demo app only)`)
@@ -95,6 +97,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of every random choice: the same seed replays the same run")
 	fs.StringVar(&f.chart, "chart", DefaultChartPath, `where to draw the chart (.svg, .png or .pdf); "" draws none`)
 	fs.BoolVar(&f.json, "json", false, "print the report as one JSON object")
+	fs.BoolVar(&f.submit, "submit", false, "submit the executions' inputs instead of starting them: each starts when a slot is free, holding it (Callback semaphores)")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "do not show the progress bar (shown only on a terminal)")
 	if err := parseFlags(fs, args); err != nil {
 		return f, err
@@ -115,6 +118,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	}{
 		{"reply-lost", f.faults.DynamoDB.AppliedReplyLost}, {"lost-before", f.faults.DynamoDB.LostBefore},
 		{"throttled", f.faults.DynamoDB.Throttled}, {"drop-events", f.faults.DropEvents}, {"dup-events", f.faults.DupEvents},
+		{"start-reply-lost", f.faults.StartReplyLost},
 	}
 	for _, fr := range fractions {
 		if !(fr.value >= 0 && fr.value <= 1) {
@@ -177,7 +181,7 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
-	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, HighPriority: f.highPriority, Weights: f.weights, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults}
+	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, HighPriority: f.highPriority, Weights: f.weights, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults, Submit: f.submit}
 	if f.inputFile != "" {
 		b, err := os.ReadFile(f.inputFile)
 		if err != nil {

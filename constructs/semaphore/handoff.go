@@ -32,22 +32,20 @@ func newHandOff(scope constructs.Construct, table awsdynamodb.ITable) awslambda.
 }
 
 // grantHandOff lets the machine invoke the hand-off function, and the function complete the
-// machine's task tokens and describe its executions (to skip dead waiters). The function's
+// machine's task tokens, start its submissions and describe its executions (to skip dead
+// waiters). The function's
 // grants go into a policy of their own: its default policy would make the function depend on
 // the machine, which depends on the function through its definition.
 func grantHandOff(scope constructs.Construct, fn awslambda.Function, sm awsstepfunctions.StateMachine) {
 	// The function itself, unqualified: no version or alias (GrantInvoke would add "ARN:*").
 	sm.AddToRolePolicy(statement([]string{"lambda:InvokeFunction"}, fn.FunctionArn()))
-	executions := awscdk.Fn_Join(jsii.String(""), &[]*string{
-		jsii.String("arn:"), awscdk.Aws_PARTITION(), jsii.String(":states:"), awscdk.Aws_REGION(), jsii.String(":"),
-		awscdk.Aws_ACCOUNT_ID(), jsii.String(":execution:"),
-		awscdk.Fn_Select(jsii.Number(6), awscdk.Fn_Split(jsii.String(":"), sm.StateMachineArn(), nil)), jsii.String(":*"),
-	})
+	executions := executionsOf(sm)
 	policy := awsiam.NewPolicy(scope, jsii.String(HandOffPolicyID), &awsiam.PolicyProps{
 		Roles: &[]awsiam.IRole{fn.Role()},
 		Statements: &[]awsiam.PolicyStatement{
 			awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
-				Actions:   jsii.Strings("states:SendTaskSuccess"),
+				// StartExecution: a release that reaches a submission starts it (lock.Client.Submit).
+				Actions:   jsii.Strings("states:SendTaskSuccess", "states:StartExecution"),
 				Resources: jsii.Strings(*sm.StateMachineArn()),
 			}),
 			awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{

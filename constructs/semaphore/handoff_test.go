@@ -70,7 +70,7 @@ func TestHandOffLeastPrivilege(t *testing.T) {
 		}
 	}
 	slices.Sort(actions)
-	want := []string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem", "states:DescribeExecution", "states:SendTaskSuccess"}
+	want := []string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem", "states:DescribeExecution", "states:SendTaskSuccess", "states:StartExecution"}
 	if !slices.Equal(actions, want) {
 		t.Errorf("hand-off actions %v, want %v", actions, want)
 	}

@@ -48,6 +48,10 @@ const (
 	// HandOffPackage is the import path of the hand-off function's main package, built from
 	// wherever the app's go.mod finds Turnstile.
 	HandOffPackage = "github.com/turnstile-sfn/turnstile/lambdas/handoff"
+	// SubmitID is the construct ID of the submit function (Props.Submissions).
+	SubmitID = "Submit"
+	// SubmitPackage is the import path of the submit function's main package.
+	SubmitPackage = "github.com/turnstile-sfn/turnstile/lambdas/submit"
 	// DefaultCallbackTimeout is how long a parked waiter sleeps before it re-checks on its own.
 	DefaultCallbackTimeout = machines.DefaultCallbackTimeout
 	// MinPriority is the lowest priority of an execution (PriorityPath).
@@ -236,6 +240,17 @@ type Props struct {
 	// Tracing turns on AWS X-Ray tracing of the executions.
 	// Default: true.
 	Tracing *bool
+
+	// Submissions deploys the submit function (SubmitID; Semaphore.SubmitFunction): producers
+	// hand it execution inputs, invoking it directly, from an EventBridge rule or through an
+	// SQS event source mapping (package lambdas/submit/submit), and each input waits in its
+	// lock's queue, in line with the parked executions, until a slot is free; then it starts,
+	// holding the slot (lock.Client.Submit). It needs WaitCallback.
+	// Default: false.
+	Submissions *bool
+	// SubmissionTTL is how long a submission may wait in the queue before it expires (whole
+	// seconds). Default: lock.DefaultSubmissionTTL (24 hours).
+	SubmissionTTL awscdk.Duration
 
 	// Cleanup adds a Cleanup construct (ID CleanupID, inside the semaphore) that frees the
 	// slots of executions that end without releasing them, runs the reconciler and guards

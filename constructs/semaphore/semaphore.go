@@ -42,6 +42,8 @@ type Semaphore interface {
 	Cleanup() cleanup.Cleanup
 	// HandOffFunction returns the hand-off function, or nil unless the strategy is WaitCallback.
 	HandOffFunction() awslambda.Function
+	// SubmitFunction returns the submit function, or nil unless Props.Submissions is on.
+	SubmitFunction() awslambda.Function
 	// GrantStartExecution lets grantee start executions of the state machine: what a producer
 	// of work needs.
 	GrantStartExecution(grantee awsiam.IGrantable) awsiam.Grant
@@ -73,6 +75,7 @@ type semaphore struct {
 	definition   *asl.StateMachine
 	cleanup      cleanup.Cleanup
 	handOff      awslambda.Function
+	submit       awslambda.Function
 	alarms       *Alarms // AddAlarms's, for the dashboard
 }
 
@@ -85,6 +88,7 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	p := *props
 	checkWorkKinds(&p)
 	opts := options(&p)
+	checkSubmissions(&p, opts)
 	w := newWork(awscdk.Stack_Of(scope), &p)
 	opts.Work = w.graph
 	definition, err := machines.Semaphore(opts)
@@ -154,6 +158,9 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	if s.handOff != nil {
 		grantHandOff(s, s.handOff, s.stateMachine)
 	}
+	if p.Submissions != nil && *p.Submissions {
+		s.submit = newSubmit(s, s.table, s.stateMachine, &p)
+	}
 	// An imported function without a role is granted by whoever owns its role.
 	if p.WorkFunction != nil && p.WorkFunction.Role() != nil {
 		s.GrantSlotCheck(p.WorkFunction)
@@ -182,6 +189,9 @@ func (s *semaphore) Cleanup() cleanup.Cleanup { return s.cleanup }
 
 // HandOffFunction implements Semaphore.
 func (s *semaphore) HandOffFunction() awslambda.Function { return s.handOff }
+
+// SubmitFunction implements Semaphore.
+func (s *semaphore) SubmitFunction() awslambda.Function { return s.submit }
 
 // Table implements Semaphore.
 func (s *semaphore) Table() awsdynamodb.ITable { return s.table }

@@ -39,6 +39,30 @@ func checkWorkKinds(p *Props) {
 	}
 }
 
+// checkSubmissions panics when Props.Submissions is on without the Callback strategy (whose
+// releases start the submissions), with several locks, a total cap, priorities or weights, or
+// with a SubmissionTTL under a second.
+func checkSubmissions(p *Props, opts machines.SemaphoreOptions) {
+	if p.Submissions == nil || !*p.Submissions {
+		if p.SubmissionTTL != nil {
+			invalid("Props.SubmissionTTL needs Props.Submissions")
+		}
+		return
+	}
+	if opts.WaitStrategy != machines.WaitCallback {
+		invalid("Props.Submissions needs WaitStrategy %s (its releases start the submissions), got %s", machines.WaitCallback, opts.WaitStrategy)
+	}
+	// A submission waits as one slot of one lock at the default priority: what it is started
+	// as must be that too.
+	switch {
+	case len(opts.Locks) > 0 || opts.TotalLimit != 0:
+		invalid("Props.Submissions is not supported with Locks or TotalLimit (a submission waits for one lock); remove one of them")
+	case opts.PriorityPath != "" || opts.WeightPath != "":
+		invalid("Props.Submissions is not supported with PriorityPath or WeightPath (a submission waits as one slot at the default priority); remove one of them")
+	}
+	duration("SubmissionTTL", p.SubmissionTTL) // panics unless at least a second
+}
+
 // options converts the props, bar the work, to machine options; unset durations stay zero and
 // take the machines' defaults, which are this package's defaults.
 func options(p *Props) machines.SemaphoreOptions {

@@ -25,14 +25,20 @@ func main() {
 
 	// At most 2 orders of one tenant at once; the tenant is read from each execution's input.
 	// The work function is granted the slot check (slot.Verify) by the construct.
+	// Submissions: producers may also hand orders to the submit function (directly, from an
+	// EventBridge rule or an SQS queue); each order then starts only when its tenant has a slot.
 	orders := semaphore.New(stack, jsii.String("OrdersPerTenant"), &semaphore.Props{
 		LockNamePath: "$.tenant",
 		Limit:        2,
 		WorkFunction: process,
+		Submissions:  jsii.Bool(true),
 	})
 
 	awscdk.NewCfnOutput(stack, jsii.String("StateMachineArn"), &awscdk.CfnOutputProps{
 		Value: orders.StateMachine().StateMachineArn(),
+	})
+	awscdk.NewCfnOutput(stack, jsii.String("SubmitFunctionName"), &awscdk.CfnOutputProps{
+		Value: orders.SubmitFunction().FunctionName(),
 	})
 
 	// cdk-nag's AwsSolutions checks: an error fails the synth.

@@ -12,6 +12,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 	"github.com/turnstile-sfn/turnstile/lambdas/handoff/handoff"
 	"github.com/turnstile-sfn/turnstile/lambdas/reconciler/reconcile"
+	"github.com/turnstile-sfn/turnstile/lambdas/submit/submit"
 	"github.com/turnstile-sfn/turnstile/lock"
 	"github.com/turnstile-sfn/turnstile/metrics"
 	"github.com/turnstile-sfn/turnstile/slot"
@@ -19,11 +20,16 @@ import (
 
 // Handlers returns the handler factories of the demo's functions, keyed by Go package: dowork
 // reads its configuration from the function's environment in the template, and sleeps on the
-// emulator's clock with the stack's seeded randomness; the cleanup's reconciler reads its table
-// and state machine from the environment and talks to the stack's own APIs. The hand-off
+// emulator's clock with the stack's seeded randomness; the cleanup's reconciler and the submit
+// function read their table and state machine from the environment and talk to the stack's own
+// APIs. The hand-off
 // function and the reconciler write their metrics to the function's log, where the stack
 // captures them (stack.Stack.Metrics).
-func Handlers() map[string]stack.HandlerFactory {
+func Handlers() map[string]stack.HandlerFactory { return handlers(nil) }
+
+// handlers are the Handlers whose StartExecution replies are lost at loss's fraction (nil:
+// none).
+func handlers(loss *startLoss) map[string]stack.HandlerFactory {
 	return map[string]stack.HandlerFactory{
 		demo.DoWorkPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
 			verify := func(ctx context.Context) error { return slot.Verify(ctx, env.DynamoDB) }
@@ -39,11 +45,26 @@ func Handlers() map[string]stack.HandlerFactory {
 				return nil, err
 			}
 			m := metrics.NewLoggerFromEnv(env.Log, lookupIn(fn), env.Clock.Now)
-			locks, err := lock.New(table, env.DynamoDB, env.StepFunctions, lock.WithNow(env.Clock.Now), lock.WithSleep(env.Clock.Sleep), handoff.WaitTimes(m))
+			locks, err := lock.New(table, env.DynamoDB, loss.client(env.StepFunctions), lock.WithNow(env.Clock.Now), lock.WithSleep(env.Clock.Sleep), handoff.WaitTimes(m))
 			if err != nil {
 				return nil, err
 			}
 			return lambdafn.FromLambdaHandler(handoff.New(locks, handoff.WithMetrics(m)).Handle), nil
+		},
+		semaphore.SubmitPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
+			cfg, err := submit.ConfigFromEnv(lookupIn(fn))
+			if err != nil {
+				return nil, err
+			}
+			locks, err := lock.New(cfg.TableName, env.DynamoDB, loss.client(env.StepFunctions), lock.WithNow(env.Clock.Now), lock.WithSleep(env.Clock.Sleep))
+			if err != nil {
+				return nil, err
+			}
+			h, err := submit.New(cfg, locks)
+			if err != nil {
+				return nil, err
+			}
+			return lambdafn.FromLambdaHandler(h.Handle), nil
 		},
 		cleanup.ReconcilerPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
 			cfg, err := reconcile.ConfigFromEnv(lookupIn(fn))
@@ -51,7 +72,7 @@ func Handlers() map[string]stack.HandlerFactory {
 				return nil, err
 			}
 			m := metrics.NewLoggerFromEnv(env.Log, lookupIn(fn), env.Clock.Now)
-			r, err := reconcile.New(cfg, env.StepFunctions, env.DynamoDB, reconcile.WithNow(env.Clock.Now), reconcile.WithMetrics(m))
+			r, err := reconcile.New(cfg, loss.client(env.StepFunctions), env.DynamoDB, reconcile.WithNow(env.Clock.Now), reconcile.WithMetrics(m))
 			if err != nil {
 				return nil, err
 			}

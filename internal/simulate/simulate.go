@@ -90,6 +90,10 @@ type Scenario struct {
 	// Faults are injected into the run: DynamoDB requests lost or throttled, status-change
 	// events dropped or duplicated. Default: none.
 	Faults Faults
+	// Submit submits the executions' inputs (lock.Client.Submit) instead of starting them:
+	// each starts when its lock has a slot for it, already holding the slot
+	// (Result.Submissions). It needs a Callback semaphore. Default: false.
+	Submit bool
 }
 
 // Faults are the faults a simulation injects, seeded by the scenario's seed.
@@ -101,6 +105,9 @@ type Faults struct {
 	DropEvents float64 `json:"dropEvents"`
 	// DupEvents is the fraction of EventBridge deliveries duplicated.
 	DupEvents float64 `json:"dupEvents"`
+	// StartReplyLost is the fraction of the StartExecution calls starting submissions whose
+	// reply is lost (the SDK then sends the same request again).
+	StartReplyLost float64 `json:"startReplyLost,omitempty"`
 }
 
 // FaultCounts are the faults a simulation injected.
@@ -110,6 +117,8 @@ type FaultCounts struct {
 	// EventsDropped and EventsDuplicated count the deliveries dropped and duplicated.
 	EventsDropped    int64 `json:"eventsDropped"`
 	EventsDuplicated int64 `json:"eventsDuplicated"`
+	// StartRepliesLost counts the StartExecution replies lost (Faults.StartReplyLost).
+	StartRepliesLost int64 `json:"startRepliesLost,omitempty"`
 }
 
 // Result is a simulation's outcome.
@@ -156,6 +165,8 @@ type Result struct {
 	// Rate is what a machine with a Rate measured: permits, admissions and entries per window
 	// against the GCRA bound, and the gate's write units per permit. Nil without a Rate.
 	Rate *RateFigures `json:"rate,omitempty"`
+	// Submissions is what a run in submission mode (Scenario.Submit) measured; nil otherwise.
+	Submissions *SubmissionFigures `json:"submissions,omitempty"`
 	// Metrics sums up, by name, Turnstile's metrics that the stack's functions wrote until the
 	// last execution ended (package metrics): what CloudWatch would have received.
 	Metrics map[string]MetricSummary `json:"metrics,omitempty"`
@@ -308,6 +319,9 @@ func (r *Result) Violations() []string {
 	if r.Rate != nil {
 		out = append(out, r.Rate.violations()...)
 	}
+	if r.Submissions != nil {
+		out = append(out, r.Submissions.violations()...)
+	}
 	return out
 }
 
@@ -334,6 +348,9 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	began := time.Now()
 	if sc.Executions < 0 || sc.TimeScale < 0 || sc.StartConcurrency < 0 {
 		return nil, fmt.Errorf("%w: executions, start concurrency and time scale must not be negative", ErrInvalidScenario)
+	}
+	if f := sc.Faults; !(f.StartReplyLost >= 0 && f.StartReplyLost <= 1) {
+		return nil, fmt.Errorf("%w: the fraction of StartExecution replies lost (%g) must be from 0 to 1", ErrInvalidScenario, f.StartReplyLost)
 	}
 	if f := sc.Faults; !(f.DropEvents >= 0 && f.DupEvents >= 0 && f.DropEvents+f.DupEvents <= 1) {
 		return nil, fmt.Errorf("%w: the fractions of events dropped (%g) and duplicated (%g) must be at least 0 and add up to at most 1", ErrInvalidScenario, f.DropEvents, f.DupEvents)
@@ -386,8 +403,9 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	dbFaults := sc.Faults.DynamoDB
 	dbFaults.Seed = sc.Seed
 	events := eventbus.NewRandomFaults(sc.Seed, sc.Faults.DropEvents, sc.Faults.DupEvents, 0)
+	loss := newStartLoss(sc.Faults.StartReplyLost, sc.Seed)
 	st, err := stack.Start(ctx, cdkOut, stack.Options{
-		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: Handlers(), DynamoDBFaults: dbFaults, EventPolicy: events,
+		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: handlers(loss), DynamoDBFaults: dbFaults, EventPolicy: events,
 		// Every execution's history is read at the end: keep them all, and the cleanup's and the
 		// redrive guard's executions besides (one each per failed execution at most).
 		MaxClosedExecutions: max(emulator.DefaultMaxClosedExecutions, 3*sc.Executions),
@@ -406,9 +424,17 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		return nil, err
 	}
 	ended := watchEnd(st, machine.ARN, sc.Executions, sc.Progress)
-	// The clock stands still until every execution has started: they all start at one virtual
-	// instant, however long the machine takes to start them.
-	gate := &startGate{StepFunctions: st.StepFunctionsClient(), left: sc.Executions, release: st.ReleaseHold, ended: ended.all}
+	var starter runner.StepFunctions = st.StepFunctionsClient()
+	var submissions *submitter
+	if sc.Submit {
+		if submissions, err = newSubmitter(st, ddb, loss, def, table, limit); err != nil {
+			return nil, err
+		}
+		starter = submissions
+	}
+	// The clock stands still until every execution has started (or been submitted): they all
+	// start at one virtual instant, however long the machine takes to start them.
+	gate := &startGate{StepFunctions: starter, left: sc.Executions, release: st.ReleaseHold, ended: ended.all}
 	defer gate.open()
 	r := &runner.Runner{StepFunctions: gate, DynamoDB: ddb}
 	runBegan := time.Now()
@@ -441,13 +467,18 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	}
 	res := &Result{Report: report, Limit: limit, LockNamePath: lockNamePath, StateMachineArn: machine.ARN, DeadLetters: len(st.DeadLetters())}
 	res.UnexpectedFailures = unexpectedFailures(report.FailedByError, expectedErrors(sc))
-	res.Faults = FaultCounts{DynamoDB: ddbStats, EventsDropped: events.Dropped(), EventsDuplicated: events.Duplicated()}
+	res.Faults = FaultCounts{DynamoDB: ddbStats, EventsDropped: events.Dropped(), EventsDuplicated: events.Duplicated(), StartRepliesLost: loss.lost.Load()}
 	if n := float64(report.Started); n > 0 {
 		res.TransitionsPerExecution = report.TransitionsPerExecution + float64(helpers)/n
 		res.DynamoDBRequestsPerExecution = float64(ddbStats.Requests) / n
 	}
 	res.PerExecution = ddbStats.Capacity().PerExecution(report.Started)
 	res.Metrics = summarizeMetrics(metricSamples)
+	if submissions != nil {
+		if res.Submissions, err = submissions.figures(ctx, st.StepFunctionsClient(), machine.ARN, report.Executions); err != nil {
+			return nil, err
+		}
+	}
 	if rate, ok := machines.SemaphoreRate(def); ok {
 		if res.Rate, err = rateFigures(ctx, st, rate, report); err != nil {
 			return nil, err

@@ -45,6 +45,9 @@ type Result struct {
 	// DequeuedWaiters is the number of dead executions this run took out of wait queues (or
 	// found gone from them already).
 	DequeuedWaiters int `json:"dequeuedWaiters"`
+	// StartedGrants is the number of submissions granted a slot whose start never happened
+	// (a crash between the grant and StartExecution) that this run started.
+	StartedGrants int `json:"startedGrants,omitempty"`
 	// Truncated is true when MaxHolders stopped the run before the end of the table.
 	Truncated bool `json:"truncated"`
 	// ReleasedHolders lists the released holders as "lockName execution-ARN", sorted.
@@ -161,6 +164,14 @@ func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.Attrib
 	if (!holder && !waiting) || !strings.HasPrefix(execution, prefix) {
 		return nil // another machine's, or not a lock item
 	}
+	if stringAttr(item, lock.AttributeSubmission) != "" {
+		if waiting {
+			return nil // a submission, not an execution yet: its TTL ends its wait
+		}
+		if done, err := r.repairGrant(ctx, lockName, execution, res); err != nil || done {
+			return err
+		}
+	}
 	if res.Checked >= r.cfg.MaxHolders {
 		res.Truncated = true
 		return nil
@@ -188,6 +199,30 @@ func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.Attrib
 	}
 	r.count(res, lockName, execution, out.Released)
 	return nil
+}
+
+// repairGrant finishes the grant of a submission whose start never happened: it starts the
+// execution, or releases the slot when it cannot start (lock.Client.RepairGrant). done is
+// false when there was nothing to repair: the holder is then checked like any other.
+func (r *Reconciler) repairGrant(ctx context.Context, lockName, execution string, res *Result) (done bool, err error) {
+	if res.Checked >= r.cfg.MaxHolders {
+		return false, nil // the caller truncates the run
+	}
+	rep, err := r.locks.RepairGrant(ctx, lockName, execution, r.cfg.Limit)
+	switch {
+	case err != nil:
+		return true, fmt.Errorf("reconcile: start the submission %s on %s: %w", execution, lockName, err)
+	case rep.Started:
+		res.Checked++
+		res.StartedGrants++
+		r.logf("started %s, granted a slot of %s whose start never happened", execution, lockName)
+		return true, nil
+	case rep.Released:
+		res.Checked++
+		r.count(res, lockName, execution, true)
+		return true, nil
+	}
+	return false, nil
 }
 
 // count records the outcome of one dead holder's release.

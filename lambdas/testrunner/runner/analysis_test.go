@@ -121,13 +121,13 @@ func TestStatsPercentiles(t *testing.T) {
 	for i := 1; i <= 100; i++ {
 		samples = append(samples, time.Duration(i)*time.Second)
 	}
-	got := statsOf(samples)
+	got := StatsOf(samples)
 	want := Stats{Count: 100, Mean: 50.5, P50: 50, P99: 99, Max: 100}
 	if got != want {
 		t.Errorf("statsOf = %+v, want %+v", got, want)
 	}
-	if (statsOf(nil) != Stats{}) {
-		t.Error("statsOf(nil) is not zero")
+	if (StatsOf(nil) != Stats{}) {
+		t.Error("StatsOf(nil) is not zero")
 	}
 }
 

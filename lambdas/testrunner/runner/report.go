@@ -115,8 +115,8 @@ func newReport(cfg Config, traces []*Trace) *Report {
 			r.MaxConcurrentWorkByKey[key] = maxOverlap(ts)
 		}
 	}
-	r.WaitForSlot = statsOf(waits)
-	r.HandOff = statsOf(handOffs(traces))
+	r.WaitForSlot = StatsOf(waits)
+	r.HandOff = StatsOf(handOffs(traces))
 	r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions = admissionOrder(traces)
 	r.Priorities = priorityOrder(traces)
 	if n := len(traces); n > 0 {

@@ -19,8 +19,8 @@ type Stats struct {
 	Max float64 `json:"max"`
 }
 
-// statsOf summarises samples; the zero Stats when there are none.
-func statsOf(samples []time.Duration) Stats {
+// StatsOf summarises samples; the zero Stats when there are none.
+func StatsOf(samples []time.Duration) Stats {
 	if len(samples) == 0 {
 		return Stats{}
 	}

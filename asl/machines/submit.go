@@ -1,0 +1,14 @@
+package machines
+
+// Environment variables of the submit Lambda (lambdas/submit), set by the Semaphore construct
+// (Props.Submissions). The lock table, the machine and the limit are the reconciler's names.
+const (
+	// EnvSubmitLockName is the semaphore's fixed lock name; empty with a LockNamePath.
+	EnvSubmitLockName = "TURNSTILE_LOCK_NAME"
+	// EnvSubmitLockNamePath is the semaphore's LockNamePath: the submit function reads each
+	// input's lock name there.
+	EnvSubmitLockNamePath = "TURNSTILE_LOCK_NAME_PATH"
+	// EnvSubmitTTL is how long a submission may wait (a Go duration, e.g. "24h"); empty for
+	// lock.DefaultSubmissionTTL.
+	EnvSubmitTTL = "TURNSTILE_SUBMISSION_TTL"
+)

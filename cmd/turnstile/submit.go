@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonpath"
+	"github.com/turnstile-sfn/turnstile/emulator/jsonvalue"
+	"github.com/turnstile-sfn/turnstile/lock"
+)
+
+// errNotSubmittable: submissions are started by the releases of the hand-off function, which
+// only a Callback semaphore has.
+var errNotSubmittable = errors.New("the state machine does not park its waiters (Callback strategy): nothing would start a submission; use a Callback semaphore")
+
+// errNoLockName: the lock name is neither given nor readable from the input.
+var errNoLockName = errors.New("the execution input has no non-empty string at the machine's LockNamePath, the lock name")
+
+// submitFlags are the flags of `turnstile submit`.
+type submitFlags struct {
+	aws          awsFlags
+	table        string
+	stateMachine string
+	lock         string
+	input        string
+	ttl          time.Duration
+	json         bool
+}
+
+func parseSubmitFlags(args []string, stderr io.Writer) (submitFlags, error) {
+	var f submitFlags
+	fs := flag.NewFlagSet("turnstile submit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.table, "table", "", "the lock table (required)")
+	fs.StringVar(&f.stateMachine, "state-machine", "", "the semaphore's state machine ARN, Callback strategy (required)")
+	fs.StringVar(&f.lock, "lock", "", "the lock's name (default: the machine's LockName, or the input's value at its LockNamePath)")
+	fs.StringVar(&f.input, "input", "{}", "the execution input, JSON")
+	fs.DurationVar(&f.ttl, "ttl", lock.DefaultSubmissionTTL, "how long the submission may wait in the queue before it expires")
+	fs.BoolVar(&f.json, "json", false, "print the submission as one JSON object")
+	f.aws.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return f, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return f, fmt.Errorf("submit takes no arguments, got %q", fs.Args())
+	case f.table == "":
+		return f, errTableRequired
+	case !strings.Contains(f.stateMachine, ":stateMachine:"):
+		return f, fmt.Errorf("--state-machine must be a state machine ARN (arn:aws:states:REGION:ACCOUNT:stateMachine:NAME), got %q", f.stateMachine)
+	case !json.Valid([]byte(f.input)):
+		return f, fmt.Errorf("--input must be JSON, got %q", f.input)
+	case f.ttl <= 0:
+		return f, fmt.Errorf("--ttl must be positive, got %s", f.ttl)
+	}
+	return f, nil
+}
+
+// submitCommand queues an execution input on the semaphore's lock: the machine's definition
+// gives its limit and, unless --lock names the lock, the path of the lock name in the input.
+func submitCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseSubmitFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	ddb, sfnClient, err := f.aws.clients(ctx)
+	if err != nil {
+		return err
+	}
+	limit, lockName, err := submissionTarget(ctx, sfnClient, f)
+	if err != nil {
+		return err
+	}
+	locks, err := lock.New(f.table, ddb, sfnClient)
+	if err != nil {
+		return err
+	}
+	s, err := locks.Submit(ctx, lock.SubmitRequest{Lock: lockName, Limit: limit, StateMachine: f.stateMachine, Input: f.input, TTL: f.ttl})
+	if err != nil && s.ID == "" {
+		return err
+	}
+	// Queued; an error after that is the start of a granted submission, which its status
+	// shows (the reconciler finishes a start that failed for a transient reason).
+	st, serr := locks.Status(ctx, lockName, s.ID)
+	if serr != nil {
+		return errors.Join(err, serr)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "turnstile: submitted, but starting it failed for now (the reconciler starts it): %v\n", err)
+	}
+	return printSubmission(stdout, f.json, st)
+}
+
+// submissionTarget reads the semaphore's limit and the lock's name (f.lock, or the input's
+// value at the machine's LockNamePath) from the machine's definition.
+func submissionTarget(ctx context.Context, sfnClient *sfn.Client, f submitFlags) (limit int, lockName string, err error) {
+	out, err := sfnClient.DescribeStateMachine(ctx, &sfn.DescribeStateMachineInput{StateMachineArn: aws.String(f.stateMachine)})
+	if err != nil {
+		return 0, "", fmt.Errorf("--state-machine %s: %w", f.stateMachine, err)
+	}
+	m, err := asl.Parse([]byte(aws.ToString(out.Definition)))
+	if err != nil {
+		return 0, "", fmt.Errorf("--state-machine %s: %w", f.stateMachine, err)
+	}
+	limit, ok := machines.SemaphoreLimit(m)
+	if !ok {
+		return 0, "", fmt.Errorf("--state-machine %s: not a Turnstile semaphore machine", f.stateMachine)
+	}
+	if m.States.Get(machines.StateWaitInQueue) == nil {
+		return 0, "", fmt.Errorf("%s: %w", f.stateMachine, errNotSubmittable)
+	}
+	if f.lock != "" {
+		return limit, f.lock, nil
+	}
+	path := machines.SemaphoreLockNamePath(m)
+	if path == "" {
+		return limit, machines.SemaphoreLockName(m), nil
+	}
+	name, err := lockNameAt(f.input, path)
+	return limit, name, err
+}
+
+// lockNameAt reads the lock name at path in the JSON input, as the machine's Check Lock Name
+// does: a non-empty string.
+func lockNameAt(input, path string) (string, error) {
+	p, err := jsonpath.Compile(path)
+	if err != nil {
+		return "", err
+	}
+	doc, err := jsonvalue.Decode([]byte(input))
+	if err != nil {
+		return "", fmt.Errorf("--input: %w", err)
+	}
+	v, _ := p.Get(doc, doc)
+	name, ok := v.(string)
+	if !ok || name == "" {
+		return "", fmt.Errorf("%w (%s)", errNoLockName, path)
+	}
+	return name, nil
+}
+
+// submissionFlags are the flags of `turnstile submission` and `turnstile cancel`.
+type submissionFlags struct {
+	aws    awsFlags
+	table  string
+	lock   string
+	id     string
+	reason string
+	json   bool
+}
+
+func parseSubmissionFlags(cmd string, args []string, stderr io.Writer) (submissionFlags, error) {
+	var f submissionFlags
+	fs := flag.NewFlagSet("turnstile "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.table, "table", "", "the lock table (required)")
+	fs.StringVar(&f.lock, "lock", "", "the submission's lock (required; turnstile submit prints it)")
+	fs.StringVar(&f.id, "id", "", "the submission's id (required; turnstile submit prints it)")
+	if cmd == "cancel" {
+		fs.StringVar(&f.reason, "reason", "cancelled by an operator", "why, recorded as the submission's reason")
+	}
+	fs.BoolVar(&f.json, "json", false, "print the submission's status as one JSON object")
+	f.aws.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return f, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return f, fmt.Errorf("%s takes no arguments, got %q", cmd, fs.Args())
+	case f.table == "":
+		return f, errTableRequired
+	case f.lock == "":
+		return f, errors.New("--lock is required: the submission's lock (turnstile submit prints it)")
+	case f.id == "":
+		return f, errors.New("--id is required: the submission's id (turnstile submit prints it)")
+	}
+	return f, nil
+}
+
+// submissionCommand prints a submission's status (cmd "submission") or cancels it ("cancel").
+func submissionCommand(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) error {
+	f, err := parseSubmissionFlags(cmd, args, stderr)
+	if err != nil {
+		return err
+	}
+	ddb, sfnClient, err := f.aws.clients(ctx)
+	if err != nil {
+		return err
+	}
+	locks, err := lock.New(f.table, ddb, sfnClient)
+	if err != nil {
+		return err
+	}
+	var st lock.SubmissionStatus
+	if cmd == "cancel" {
+		st, err = locks.Cancel(ctx, f.lock, f.id, f.reason)
+	} else {
+		st, err = locks.Status(ctx, f.lock, f.id)
+	}
+	if err != nil {
+		return err
+	}
+	return printSubmission(stdout, f.json, st)
+}
+
+// printSubmission prints a submission's status.
+func printSubmission(w io.Writer, asJSON bool, st lock.SubmissionStatus) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	fmt.Fprintf(w, "Submission %s on %q: %s\n", st.ID, st.Lock, st.Outcome)
+	switch st.Outcome {
+	case lock.OutcomeQueued:
+		fmt.Fprintf(w, "  waiting since %s, %d ahead of it; expires %s\n  will start as %s\n", st.At, st.Ahead, st.Expires, st.Execution)
+	case lock.OutcomeStarted:
+		fmt.Fprintf(w, "  execution %s (since %s)\n", st.Execution, st.At)
+	default:
+		fmt.Fprintf(w, "  %s at %s\n", st.Reason, st.At)
+	}
+	return nil
+}

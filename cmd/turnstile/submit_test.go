@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
+	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/lock"
+)
+
+func TestSubmitCommandsRefuseBadInput(t *testing.T) {
+	const machine = "arn:aws:states:us-east-1:000000000000:stateMachine:M"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"submit", "--state-machine", machine}, "--table is required"},
+		{[]string{"submit", "--table", "T", "--state-machine", "M"}, "--state-machine must be a state machine ARN"},
+		{[]string{"submit", "--table", "T", "--state-machine", machine, "--input", "{"}, "--input must be JSON"},
+		{[]string{"submit", "--table", "T", "--state-machine", machine, "--ttl", "0s"}, "--ttl must be positive"},
+		{[]string{"submission", "--table", "T", "--lock", "L"}, "--id is required"},
+		{[]string{"cancel", "--table", "T", "--id", "1-0123456789abcdef"}, "--lock is required"},
+		{[]string{"simulate", "--submit", "--start-reply-lost", "2"}, "--start-reply-lost must be a fraction"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), tt.args, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, stderr.String(), exitUsage, tt.want)
+		}
+	}
+}
+
+// TestSubmitDemoStack submits to the demo on `up`'s stack (limit 1, work of an hour): the first
+// submission starts at once holding the slot (its park goes straight on: one holder), the second
+// waits, and cancel takes it out of the queue.
+func TestSubmitDemoStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts DynamoDB Local and synthesizes the demo app")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate = 1, time.Hour, 0
+	st, err := startLocal(ctx, upFlags{timeScale: DefaultUpTimeScale, demo: cfg, portSFN: freePort(t), portDDB: freePort(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	table, name := st.Resources.Tables[0].Name, cfg.LockName
+	var machine string
+	for _, sm := range st.Resources.StateMachines {
+		if strings.HasPrefix(sm.LogicalID, "SemaphoreStateMachine") {
+			machine = sm.ARN
+		}
+	}
+	var first, second lock.SubmissionStatus
+	if code := operate(t, ctx, st, &first, "submit", "--table", table, "--state-machine", machine, "--input", `{"n":1}`, "--json"); code != exitOK || first.Outcome != lock.OutcomeStarted {
+		t.Fatalf("the first submit: exit %d, %+v; want started", code, first)
+	}
+	d := waitFor(t, ctx, st, table, name, func(d lockDetail) bool {
+		return len(d.Holders) == 1 && d.Holders[0].Execution == first.Execution && d.Holders[0].Status == "RUNNING"
+	})
+	out, err := st.StepFunctionsClient().DescribeExecution(ctx, &sfn.DescribeExecutionInput{ExecutionArn: aws.String(first.Execution)})
+	if err != nil || aws.ToString(out.Input) != `{"n":1}` {
+		t.Fatalf("the started execution: %v, %v", out, err)
+	}
+	if code := operate(t, ctx, st, &second, "submit", "--table", table, "--state-machine", machine, "--input", `{"n":2}`, "--json"); code != exitOK || second.Outcome != lock.OutcomeQueued {
+		t.Fatalf("the second submit: exit %d, %+v; want queued", code, second)
+	}
+	var got lock.SubmissionStatus
+	if code := operate(t, ctx, st, &got, "submission", "--table", table, "--lock", name, "--json", "--id", second.ID); code != exitOK || got.Outcome != lock.OutcomeQueued {
+		t.Fatalf("submission: exit %d, %+v; want queued", code, got)
+	}
+	if code := operate(t, ctx, st, &got, "cancel", "--table", table, "--lock", name, "--json", "--id", second.ID); code != exitOK || got.Outcome != lock.OutcomeCancelled {
+		t.Fatalf("cancel: exit %d, %+v; want cancelled", code, got)
+	}
+	if d = waitFor(t, ctx, st, table, name, func(d lockDetail) bool { return len(d.Waiters) == 0 }); d.Count != 1 {
+		t.Fatalf("the lock after the cancel: %+v", d)
+	}
+}

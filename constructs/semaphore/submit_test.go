@@ -1,0 +1,84 @@
+package semaphore_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+)
+
+// TestSubmissionsDeployTheSubmitFunction: Props.Submissions adds the submit function, configured
+// with the table, the machine, the limit, the lock name path and the TTL, allowed to start the
+// machine's executions, complete its tokens and describe its executions; without the Callback
+// strategy the props are refused.
+func TestSubmissionsDeployTheSubmitFunction(t *testing.T) {
+	app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{"aws:cdk:bundling-stacks": []string{}}})
+	stack := awscdk.NewStack(app, jsii.String("Submissions"), nil)
+	sem := semaphore.New(stack, jsii.String("Semaphore"), &semaphore.Props{
+		LockNamePath:  "$.environment",
+		Limit:         1,
+		WorkFunction:  echoFunction(stack, "Work"),
+		Submissions:   jsii.Bool(true),
+		SubmissionTTL: awscdk.Duration_Hours(jsii.Number(2)),
+	})
+	if sem.SubmitFunction() == nil {
+		t.Fatal("SubmitFunction() is nil")
+	}
+	f := fixture{stack: stack, sem: sem, template: assertions.Template_FromStack(stack, nil)}
+	f.json = *f.template.ToJSON()
+	var env map[string]any
+	for id, fn := range resources(f, "AWS::Lambda::Function") {
+		if strings.HasPrefix(id, "Semaphore"+semaphore.SubmitID) {
+			env = props(fn)["Environment"].(map[string]any)["Variables"].(map[string]any)
+		}
+	}
+	if env == nil {
+		t.Fatal("no submit function")
+	}
+	if env[machines.EnvSubmitLockNamePath] != "$.environment" || env[machines.EnvReconcilerLimit] != "1" || env[machines.EnvSubmitTTL] != "7200s" ||
+		!strings.Contains(compact(env[machines.EnvReconcilerStateMachineArn]), "SemaphoreStateMachine") {
+		t.Errorf("submit environment = %v", env)
+	}
+	var actions []string
+	for _, s := range policyStatements(f, "SemaphoreSubmit") {
+		for _, a := range strs(s["Action"]) {
+			if strings.HasPrefix(a.(string), "states:") {
+				actions = append(actions, a.(string))
+			}
+		}
+	}
+	slices.Sort(actions)
+	if want := []string{"states:DescribeExecution", "states:SendTaskSuccess", "states:StartExecution"}; !slices.Equal(actions, want) {
+		t.Errorf("submit actions %v, want %v", actions, want)
+	}
+	poll := awscdk.NewStack(app, jsii.String("PollSubmissions"), nil)
+	msg := panicMessage(func() {
+		semaphore.New(poll, jsii.String("Semaphore"), &semaphore.Props{LockName: "L", Limit: 1, WorkFunction: echoFunction(poll, "Work"),
+			WaitStrategy: semaphore.WaitPoll, Submissions: jsii.Bool(true)})
+	})
+	if !strings.Contains(msg, "Props.Submissions needs WaitStrategy Callback") {
+		t.Errorf("Poll with submissions: panic %q", msg)
+	}
+	for name, edit := range map[string]func(p *semaphore.Props){
+		"Locks": func(p *semaphore.Props) {
+			p.LockName, p.Locks = "", []semaphore.LockSpec{{LockName: "a"}, {LockName: "b"}}
+		},
+		"PriorityPath or WeightPath": func(p *semaphore.Props) { p.WeightPath = "$.slots" },
+	} {
+		st := awscdk.NewStack(app, jsii.String("Submissions"+strings.Fields(name)[0]), nil)
+		p := &semaphore.Props{LockName: "L", Limit: 2, WorkFunction: echoFunction(st, "Work"), WaitStrategy: semaphore.WaitCallback, Submissions: jsii.Bool(true)}
+		edit(p)
+		if msg := panicMessage(func() { semaphore.New(st, jsii.String("Semaphore"), p) }); !strings.Contains(msg, "Props.Submissions is not supported with "+name) {
+			t.Errorf("submissions with %s: panic %q", name, msg)
+		}
+	}
+	if callbackStack.sem.SubmitFunction() != nil {
+		t.Error("a semaphore without Submissions has a submit function")
+	}
+}

@@ -1,0 +1,13 @@
+// Package submit is the submit function: the Lambda handler that queues execution inputs on a
+// semaphore's lock (lock.Client.Submit), so that producers on AWS reach admission control
+// without code of theirs. One handler serves three wirings, told apart by the event's shape:
+//
+//   - invoked directly (the AWS SDK, the CLI, another state machine): the payload is the
+//     execution input; the result is the submission (its id, lock and execution ARN);
+//   - an EventBridge rule targeting the function: the event's detail is the execution input;
+//   - an SQS event source mapping: each record's body is an execution input; records whose
+//     submission failed are reported as batch item failures (turn on ReportBatchItemFailures on
+//     the mapping), so SQS redelivers them alone.
+//
+// The lock name is the semaphore's fixed LockName, or each input's value at its LockNamePath.
+package submit
