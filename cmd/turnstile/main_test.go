@@ -33,6 +33,7 @@ func TestBadInputExitsWithAClearMessage(t *testing.T) {
 		{"input and input file", []string{"simulate", "--input", "{}", "--input-file", "x.json"}, "--input and --input-file are mutually exclusive"},
 		{"input not JSON", []string{"simulate", "--no-progress", "--input", "{oops"}, "--input is not JSON"},
 		{"empty key", []string{"simulate", "--no-progress", "--keys", "a,,b"}, "--keys holds an empty key"},
+		{"lock name path not a path", []string{"simulate", "--no-progress", "--lock-name-path", "env"}, `--lock-name-path: must be a "$." reference path such as "$.environment", got env`},
 		{"rate without a number", []string{"simulate", "--rate", "fast"}, "a rate must start with permits a second, R or R/s"},
 		{"rate with an unknown mode", []string{"simulate", "--rate", "2/s,mode=drop"}, "the modes are delay and reject"},
 		{"rate with a bad burst", []string{"simulate", "--rate", "2/s,burst=0"}, "burst=B with a whole number B >= 1"},

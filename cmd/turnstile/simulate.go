@@ -32,6 +32,7 @@ type simulateFlags struct {
 	executions   int
 	limit        int
 	lockName     string
+	lockNamePath string
 	workTime     time.Duration
 	failureRate  float64
 	timeScale    float64
@@ -68,6 +69,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.IntVar(&f.executions, "executions", simulate.DefaultExecutions, "executions to start")
 	fs.IntVar(&f.limit, "limit", d.Limit, "the semaphore's limit (demo app only)")
 	fs.StringVar(&f.lockName, "lock-name", d.LockName, "the lock's name (demo app only)")
+	fs.StringVar(&f.lockNamePath, "lock-name-path", "", `read the lock's name from each input at this "$." path, a lock per key, in place of --lock-name (demo app only; with --keys)`)
 	fs.DurationVar(&f.workTime, "work-time", d.WorkDuration, "virtual time each execution works (demo app only)")
 	fs.Float64Var(&f.failureRate, "failure-rate", d.FailureRate, "fraction of work that fails, 0 to 1 (demo app only)")
 	fs.Float64Var(&f.faults.DynamoDB.AppliedReplyLost, "reply-lost", 0, "fraction of DynamoDB requests applied whose reply is lost")
@@ -105,7 +107,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("simulate takes no arguments, got %q", fs.Args())
 	}
-	demoOnly := map[string]bool{"limit": true, "lock-name": true, "work-time": true, "failure-rate": true, "wait": true, "rate": true, "priority-ageing": true}
+	demoOnly := map[string]bool{"limit": true, "lock-name": true, "lock-name-path": true, "work-time": true, "failure-rate": true, "wait": true, "rate": true, "priority-ageing": true}
 	var conflict error
 	fs.Visit(func(fl *flag.Flag) {
 		if f.cdkOut != "" && demoOnly[fl.Name] && conflict == nil {
@@ -150,6 +152,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 func (f simulateFlags) demoConfig() (demo.Config, error) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.LockName, cfg.WorkDuration, cfg.FailureRate = f.limit, f.lockName, f.workTime, f.failureRate
+	cfg.LockNamePath = f.lockNamePath
 	cfg.WaitStrategy = semaphore.WaitStrategy(f.waitStrategy)
 	cfg.Rate = f.rate
 	cfg.PriorityAgeing = f.priorityAgeing
@@ -168,6 +171,7 @@ func (f simulateFlags) demoConfig() (demo.Config, error) {
 var flagOfContextKey = map[string]string{
 	demo.ContextLimit:          "limit",
 	demo.ContextLockName:       "lock-name",
+	demo.ContextLockNamePath:   "lock-name-path",
 	demo.ContextWorkDuration:   "work-time",
 	demo.ContextFailureRate:    "failure-rate",
 	demo.ContextWaitStrategy:   "wait",

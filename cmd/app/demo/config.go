@@ -24,6 +24,9 @@ const (
 	ContextPrefix = "prefix"
 	// ContextLockName is the semaphore's lock name.
 	ContextLockName = "lockName"
+	// ContextLockNamePath reads the lock name from each input at a "$." path
+	// (semaphore.Props.LockNamePath), in place of ContextLockName.
+	ContextLockNamePath = "lockNamePath"
 	// ContextLimit is the semaphore's limit.
 	ContextLimit = "limit"
 	// ContextReservedConcurrency sets the dowork function's reserved concurrency.
@@ -151,6 +154,9 @@ func ConfigFromContext(node constructs.Node) (Config, error) {
 	if v := get(ContextLockName); v != nil && err == nil {
 		cfg.LockName, err = text(ContextLockName, v)
 	}
+	if v := get(ContextLockNamePath); v != nil && err == nil {
+		cfg.LockNamePath, err = text(ContextLockNamePath, v)
+	}
 	if v := get(ContextLimit); v != nil && err == nil {
 		cfg.Limit, err = integer(ContextLimit, v)
 	}
@@ -201,6 +207,8 @@ func (c Config) Validate() error {
 		return &ContextError{Key: ContextPrefix, Value: c.Prefix, Problem: "must be a letter followed by at most 31 letters and digits"}
 	case c.LockName == "":
 		return &ContextError{Key: ContextLockName, Value: c.LockName, Problem: "must not be empty"}
+	case c.LockNamePath != "" && !machines.IsLockNamePath(c.LockNamePath):
+		return &ContextError{Key: ContextLockNamePath, Value: c.LockNamePath, Problem: `must be a "$." reference path such as "$.environment"`}
 	case c.Limit < 1 || c.Limit > semaphore.MaxLimit:
 		return &ContextError{Key: ContextLimit, Value: c.Limit, Problem: fmt.Sprintf("must be an integer from 1 to %d", semaphore.MaxLimit)}
 	case c.WaitStrategy != semaphore.WaitPoll && c.WaitStrategy != semaphore.WaitCallback:
