@@ -46,6 +46,9 @@ type SubmissionFigures struct {
 	// freed) to the start of the submission the slot went to, pairing the k-th work end with
 	// the (limit+k)-th start of each lock (the first limit starts took free slots).
 	FreedSlotToStart runner.Stats `json:"freedSlotToStartSeconds"`
+	// WaitByPriority is, on a semaphore with priorities, each priority's wait in virtual
+	// seconds from the submission's queueing to its grant; nil without priorities.
+	WaitByPriority map[int]runner.Stats `json:"waitByPrioritySeconds,omitempty"`
 }
 
 // violations lists what the submissions broke: one not started, or started more than once (or
@@ -76,7 +79,7 @@ func newSubmitter(st *stack.Stack, ddb lock.DynamoDBAPI, loss *startLoss, def *a
 		return nil, err
 	}
 	s := &submitter{StepFunctions: st.StepFunctionsClient(), locks: locks, limit: limit, lockName: machines.SemaphoreLockName(def),
-		order: machines.SemaphoreInputOrder(def), paths: map[string]*jsonpath.Path{}, clock: clock.Now, queued: map[string]time.Time{}}
+		order: machines.SemaphoreInputOrder(def), paths: map[string]*jsonpath.Path{}, clock: clock.Now, queued: map[string]time.Time{}, priority: map[string]int{}}
 	for _, p := range []string{s.order.PriorityPath, s.order.WeightPath} {
 		if p != "" {
 			if s.paths[p], err = jsonpath.Compile(p); err != nil {
@@ -109,8 +112,9 @@ type submitter struct {
 
 	mu          sync.Mutex
 	submissions []lock.Submission
-	// queued is when each submission (by id) was queued.
-	queued map[string]time.Time
+	// queued is when each submission (by id) was queued, priority its priority.
+	queued   map[string]time.Time
+	priority map[string]int
 }
 
 // StartExecution submits in.Input to the lock the machine would take.
@@ -136,6 +140,7 @@ func (s *submitter) StartExecution(ctx context.Context, in *sfn.StartExecutionIn
 	s.mu.Lock()
 	s.submissions = append(s.submissions, sub)
 	s.queued[sub.ID] = s.clock()
+	s.priority[sub.ID] = r.Priority
 	s.mu.Unlock()
 	return &sfn.StartExecutionOutput{ExecutionArn: aws.String(sub.Execution)}, nil
 }
@@ -152,6 +157,16 @@ func (s *submitter) figures(ctx context.Context, client *sfn.Client, machineArn 
 		f.ByOutcome[st.Outcome]++
 		if at, err := time.Parse(lock.SinceLayout, st.At); err == nil && st.Outcome == lock.OutcomeStarted {
 			granted[sub.ID] = at
+		}
+	}
+	if s.order.PriorityPath != "" {
+		waits := map[int][]time.Duration{}
+		for id, at := range granted {
+			waits[s.priority[id]] = append(waits[s.priority[id]], at.Sub(s.queued[id]))
+		}
+		f.WaitByPriority = map[int]runner.Stats{}
+		for p, ws := range waits {
+			f.WaitByPriority[p] = runner.StatsOf(ws)
 		}
 	}
 	list := sfn.NewListExecutionsPaginator(client, &sfn.ListExecutionsInput{StateMachineArn: aws.String(machineArn)})
