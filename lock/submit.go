@@ -19,7 +19,8 @@ import (
 
 // Admission control: a submission is a waiter of the lock's own queue that is not an execution
 // yet. It draws a ticket like a parking execution, so that submissions and parked executions
-// share one FIFO order, and its waiter item carries what starts it (the state machine and the
+// share one order (FIFO, or with priorities Place's), waits at its place with its weight as a
+// park does, and its waiter item carries what starts it (the state machine and the
 // execution input) instead of a task token. Whoever hands a slot to it (Release, Admit, a park
 // that finds a free slot and an older waiter) grants the slot to the execution the submission
 // will start as, in the same transaction as any hand-off, records the outcome and then starts
@@ -197,8 +198,9 @@ func ticketOfID(id string) (int64, bool) {
 }
 
 // Submit queues a submission on r.Lock and returns at once: its id, and the execution ARN it
-// will start as. It draws a ticket (one write), puts its waiter item (one write), and, if a
-// slot is free and it is the oldest in line, is granted it and started before Submit returns.
+// will start as. It draws a ticket (one write), puts its waiter item (one write) at its place
+// (with priorities Place of the ticket) with its weight, and, if a slot is free and it is the
+// first in line, is granted it and started before Submit returns.
 // Every submission then ends one way (Status): started, cancelled, expired or failed. An error
 // returned with a Submission whose ID is set came after it was queued (reading the limit,
 // admitting, or starting it: the reconciler finishes a start that failed for now): it is queued
