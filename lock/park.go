@@ -182,13 +182,8 @@ func (c *Client) join(ctx context.Context, r ParkRequest, ctr counter) (ParkResu
 // holder item means that the put landed and a release handed the execution a slot (and woke
 // it, as any waiter), its waiter item that the put landed.
 func (c *Client) enqueue(ctx context.Context, r ParkRequest) (ParkResult, error) {
-	item := Key(r.Lock, WaiterEntry(r.Ticket))
-	item[AttributeExecution] = str(r.Execution)
+	item := c.waiterItem(r)
 	item[AttributeToken] = str(r.Token)
-	item[AttributeSince] = str(c.timestamp())
-	if r.Weight > 1 {
-		item[AttributeWeight] = num(int64(r.Weight))
-	}
 	in := &dynamodb.PutItemInput{
 		TableName: aws.String(c.table), Item: item,
 		ConditionExpression:       aws.String(ItemAbsent + " OR #execution = :execution"),
@@ -232,6 +227,18 @@ func (c *Client) enqueue(ctx context.Context, r ParkRequest) (ParkResult, error)
 		}
 	}
 	return ParkResult{}, fmt.Errorf("%w: enqueue %s on %q: no answer in %d attempts", ErrBusy, r.Execution, r.Lock, c.attempts)
+}
+
+// waiterItem is the waiter item of r's execution, a park's or a submission's: under its place
+// in the queue (r.Ticket), with its weight when above 1.
+func (c *Client) waiterItem(r ParkRequest) map[string]types.AttributeValue {
+	item := Key(r.Lock, WaiterEntry(r.Ticket))
+	item[AttributeExecution] = str(r.Execution)
+	item[AttributeSince] = str(c.timestamp())
+	if r.Weight > 1 {
+		item[AttributeWeight] = num(int64(r.Weight))
+	}
+	return item
 }
 
 // withoutRetries sends a request once: its caller reads back what became of it.

@@ -19,7 +19,8 @@ import (
 
 // Admission control: a submission is a waiter of the lock's own queue that is not an execution
 // yet. It draws a ticket like a parking execution, so that submissions and parked executions
-// share one FIFO order, and its waiter item carries what starts it (the state machine and the
+// share one order (FIFO, or with priorities Place's), waits at its place with its weight as a
+// park does, and its waiter item carries what starts it (the state machine and the
 // execution input) instead of a task token. Whoever hands a slot to it (Release, Admit, a park
 // that finds a free slot and an older waiter) grants the slot to the execution the submission
 // will start as, in the same transaction as any hand-off, records the outcome and then starts
@@ -119,17 +120,29 @@ type SubmitRequest struct {
 	Input string
 	// TTL is how long it may wait; 0 means DefaultSubmissionTTL.
 	TTL time.Duration
+	// Priority is the submission's priority, MinPriority to MaxPriority, on a lock whose
+	// waiters have priorities (PriorityAgeing above 0): it waits at Place(ticket, Priority,
+	// PriorityAgeing), as a park of the machine's does.
+	Priority int
+	// PriorityAgeing is the machine's ageing step (Place); 0 means no priorities: the
+	// submission waits under its ticket, and Priority must be 0.
+	PriorityAgeing int64
+	// Weight is how many slots its execution takes (weighted permits), 1 to the lock's
+	// limit; 0 means 1.
+	Weight int
 }
 
 // Submission is a submission as Submit made it.
 type Submission struct {
-	// ID is the submission's id: "<ticket>-<16 hex digits>".
+	// ID is the submission's id: "<place>-<16 hex digits>", its place in the queue (Ticket)
+	// first.
 	ID string `json:"id"`
 	// Lock is the lock it waits for.
 	Lock string `json:"lock"`
 	// Execution is the ARN its execution will have (name SubmissionNamePrefix + ID).
 	Execution string `json:"execution"`
-	// Ticket is its place in the queue.
+	// Ticket is its place in the queue: its ticket, or with priorities Place of it (its
+	// waiter item's sort key is WaiterEntry(Ticket)).
 	Ticket int64 `json:"ticket"`
 	// Expires is when it expires if still queued (RFC 3339).
 	Expires string `json:"expires"`
@@ -171,7 +184,7 @@ func IsSubmitted(execution string) bool {
 	return i >= 0 && strings.HasPrefix(execution[i+1:], SubmissionNamePrefix)
 }
 
-// ticketOfID reads the ticket back from a submission id.
+// ticketOfID reads the place in the queue (Submission.Ticket) back from a submission id.
 func ticketOfID(id string) (int64, bool) {
 	digits, nonce, ok := strings.Cut(id, "-")
 	if !ok || len(nonce) != 16 {
@@ -185,8 +198,9 @@ func ticketOfID(id string) (int64, bool) {
 }
 
 // Submit queues a submission on r.Lock and returns at once: its id, and the execution ARN it
-// will start as. It draws a ticket (one write), puts its waiter item (one write), and, if a
-// slot is free and it is the oldest in line, is granted it and started before Submit returns.
+// will start as. It draws a ticket (one write), puts its waiter item (one write) at its place
+// (with priorities Place of the ticket) with its weight, and, if a slot is free and it is the
+// first in line, is granted it and started before Submit returns.
 // Every submission then ends one way (Status): started, cancelled, expired or failed. An error
 // returned with a Submission whose ID is set came after it was queued (reading the limit,
 // admitting, or starting it: the reconciler finishes a start that failed for now): it is queued
@@ -210,6 +224,16 @@ func (c *Client) Submit(ctx context.Context, r SubmitRequest) (Submission, error
 		return Submission{}, fmt.Errorf("%w: the execution input is not JSON", ErrInvalidRequest)
 	case r.TTL < 0:
 		return Submission{}, fmt.Errorf("%w: a negative TTL", ErrInvalidRequest)
+	case r.PriorityAgeing == 0 && r.Priority != 0:
+		return Submission{}, fmt.Errorf("%w: priority %d without an ageing step: give the machine's PriorityAgeing", ErrInvalidRequest, r.Priority)
+	}
+	if r.PriorityAgeing != 0 {
+		if err := CheckPriority(r.Priority, r.PriorityAgeing); err != nil {
+			return Submission{}, err
+		}
+	}
+	if r.Weight < 0 {
+		return Submission{}, fmt.Errorf("%w: a weight must be at least 1, got %d", ErrInvalidRequest, r.Weight)
 	}
 	ttl := r.TTL
 	if ttl == 0 {
@@ -219,27 +243,37 @@ func (c *Client) Submit(ctx context.Context, r SubmitRequest) (Submission, error
 	if err != nil {
 		return Submission{}, err
 	}
+	place := ticket
+	if r.PriorityAgeing != 0 {
+		place = Place(ticket, r.Priority, r.PriorityAgeing)
+	}
 	nonce := make([]byte, 8)
 	_, _ = rand.Read(nonce) // never fails (crypto/rand)
-	id := fmt.Sprintf("%d-%x", ticket, nonce)
+	id := fmt.Sprintf("%d-%x", place, nonce)
 	expires := c.now().Add(ttl)
-	s := Submission{ID: id, Lock: r.Lock, Execution: SubmissionExecution(r.StateMachine, id), Ticket: ticket, Expires: expires.UTC().Format(time.RFC3339)}
-	item := Key(r.Lock, WaiterEntry(ticket))
-	item[AttributeExecution] = str(s.Execution)
+	s := Submission{ID: id, Lock: r.Lock, Execution: SubmissionExecution(r.StateMachine, id), Ticket: place, Expires: expires.UTC().Format(time.RFC3339)}
+	// The counter first: the lock's limit, the weight against the live one, and a heavier
+	// submission marks the lock weighted before it joins the queue (as a park's join).
+	ctr, err := c.readCounter(ctx, r.Lock)
+	if err == nil && ctr.limit == 0 {
+		ctr, err = c.initLimit(ctx, r.Lock, s.Execution, r.Limit)
+	}
+	if err == nil {
+		err = checkWeight(r.Weight, ctr.limitFor(r.Limit))
+	}
+	if err == nil && r.Weight > 1 && !ctr.weighted {
+		err = c.markWeighted(ctx, r.Lock)
+	}
+	if err != nil {
+		return Submission{}, err
+	}
+	item := c.waiterItem(ParkRequest{Lock: r.Lock, Execution: s.Execution, Ticket: place, Weight: r.Weight})
 	item[AttributeSubmission] = str(id)
 	item[AttributeStateMachine] = str(r.StateMachine)
 	item[AttributeInput] = str(r.Input)
-	item[AttributeSince] = str(c.timestamp())
 	item[AttributeExpires] = num(expires.Unix())
 	if err := c.putSubmission(ctx, s, item); err != nil {
 		return Submission{}, err
-	}
-	ctr, err := c.readCounter(ctx, r.Lock)
-	if err == nil && ctr.limit == 0 {
-		_, err = c.initLimit(ctx, r.Lock, s.Execution, r.Limit)
-	}
-	if err != nil {
-		return s, err
 	}
 	// The waiter's half of the double check (as a park's): a slot freed before the waiter
 	// item existed is handed to the oldest in line now.

@@ -11,4 +11,13 @@ const (
 	// EnvSubmitTTL is how long a submission may wait (a Go duration, e.g. "24h"); empty for
 	// lock.DefaultSubmissionTTL.
 	EnvSubmitTTL = "TURNSTILE_SUBMISSION_TTL"
+	// EnvSubmitPriorityPath is the semaphore's PriorityPath: the submit function reads each
+	// input's priority there. Empty without priorities.
+	EnvSubmitPriorityPath = "TURNSTILE_PRIORITY_PATH"
+	// EnvSubmitPriorityAgeing is the semaphore's PriorityAgeing, set with
+	// EnvSubmitPriorityPath.
+	EnvSubmitPriorityAgeing = "TURNSTILE_PRIORITY_AGEING"
+	// EnvSubmitWeightPath is the semaphore's WeightPath: the submit function reads each
+	// input's weight there. Empty without weighted permits.
+	EnvSubmitWeightPath = "TURNSTILE_WEIGHT_PATH"
 )

@@ -134,6 +134,10 @@ func printSubmissions(tw *tabwriter.Writer, f *simulate.SubmissionFigures) {
 	}
 	fmt.Fprintf(tw, "Submissions granted out of order\t%d\t%s\n", f.OutOfOrder, order)
 	fmt.Fprintf(tw, "Freed slot to next start\tp50 %.2f s, p99 %.2f s (%d starts)\t\n", f.FreedSlotToStart.P50, f.FreedSlotToStart.P99, f.FreedSlotToStart.Count)
+	for _, p := range slices.Sorted(maps.Keys(f.WaitByPriority)) {
+		w := f.WaitByPriority[p]
+		fmt.Fprintf(tw, "Submission wait, priority %d\tmean %.1f s, p99 %.1f s (%d granted)\t\n", p, w.Mean, w.P99, w.Count)
+	}
 }
 
 // printCapacity renders the capacity figures, in the words every report uses.

@@ -78,7 +78,7 @@ func submitCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	limit, lockName, err := submissionTarget(ctx, sfnClient, f)
+	r, err := submissionTarget(ctx, sfnClient, f)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,8 @@ func submitCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	s, err := locks.Submit(ctx, lock.SubmitRequest{Lock: lockName, Limit: limit, StateMachine: f.stateMachine, Input: f.input, TTL: f.ttl})
+	lockName := r.Lock
+	s, err := locks.Submit(ctx, r)
 	if err != nil && s.ID == "" {
 		return err
 	}
@@ -102,52 +103,55 @@ func submitCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return printSubmission(stdout, f.json, st)
 }
 
-// submissionTarget reads the semaphore's limit and the lock's name (f.lock, or the input's
-// value at the machine's LockNamePath) from the machine's definition.
-func submissionTarget(ctx context.Context, sfnClient *sfn.Client, f submitFlags) (limit int, lockName string, err error) {
+// submissionTarget is the submission of f.input: the definition of f.stateMachine gives the
+// semaphore's limit, the lock's name (f.lock, or the input's value at the machine's
+// LockNamePath), and the input's priority and weight (read as the machine reads them).
+func submissionTarget(ctx context.Context, sfnClient *sfn.Client, f submitFlags) (lock.SubmitRequest, error) {
+	r := lock.SubmitRequest{Lock: f.lock, StateMachine: f.stateMachine, Input: f.input, TTL: f.ttl}
 	out, err := sfnClient.DescribeStateMachine(ctx, &sfn.DescribeStateMachineInput{StateMachineArn: aws.String(f.stateMachine)})
 	if err != nil {
-		return 0, "", fmt.Errorf("--state-machine %s: %w", f.stateMachine, err)
+		return r, fmt.Errorf("--state-machine %s: %w", f.stateMachine, err)
 	}
 	m, err := asl.Parse([]byte(aws.ToString(out.Definition)))
 	if err != nil {
-		return 0, "", fmt.Errorf("--state-machine %s: %w", f.stateMachine, err)
+		return r, fmt.Errorf("--state-machine %s: %w", f.stateMachine, err)
 	}
-	limit, ok := machines.SemaphoreLimit(m)
-	if !ok {
-		return 0, "", fmt.Errorf("--state-machine %s: not a Turnstile semaphore machine", f.stateMachine)
+	var ok bool
+	if r.Limit, ok = machines.SemaphoreLimit(m); !ok {
+		return r, fmt.Errorf("--state-machine %s: not a Turnstile semaphore machine", f.stateMachine)
 	}
 	if m.States.Get(machines.StateWaitInQueue) == nil {
-		return 0, "", fmt.Errorf("%s: %w", f.stateMachine, errNotSubmittable)
+		return r, fmt.Errorf("%s: %w", f.stateMachine, errNotSubmittable)
 	}
-	if f.lock != "" {
-		return limit, f.lock, nil
+	doc, err := jsonvalue.Decode([]byte(f.input))
+	if err != nil {
+		return r, fmt.Errorf("--input: %w", err)
+	}
+	at := func(path string) (any, bool) {
+		p, err := jsonpath.Compile(path)
+		if err != nil {
+			return nil, false
+		}
+		return p.Get(doc, doc)
+	}
+	order := machines.SemaphoreInputOrder(m)
+	if r.Priority, r.Weight, err = order.Read(at); err != nil {
+		return r, fmt.Errorf("--input: %w", err)
+	}
+	r.PriorityAgeing = order.PriorityAgeing
+	if r.Lock != "" {
+		return r, nil
 	}
 	path := machines.SemaphoreLockNamePath(m)
 	if path == "" {
-		return limit, machines.SemaphoreLockName(m), nil
+		r.Lock = machines.SemaphoreLockName(m)
+		return r, nil
 	}
-	name, err := lockNameAt(f.input, path)
-	return limit, name, err
-}
-
-// lockNameAt reads the lock name at path in the JSON input, as the machine's Check Lock Name
-// does: a non-empty string.
-func lockNameAt(input, path string) (string, error) {
-	p, err := jsonpath.Compile(path)
-	if err != nil {
-		return "", err
+	name, _ := at(path)
+	if r.Lock, _ = name.(string); r.Lock == "" {
+		return r, fmt.Errorf("%w (%s)", errNoLockName, path)
 	}
-	doc, err := jsonvalue.Decode([]byte(input))
-	if err != nil {
-		return "", fmt.Errorf("--input: %w", err)
-	}
-	v, _ := p.Get(doc, doc)
-	name, ok := v.(string)
-	if !ok || name == "" {
-		return "", fmt.Errorf("%w (%s)", errNoLockName, path)
-	}
-	return name, nil
+	return r, nil
 }
 
 // submissionFlags are the flags of `turnstile submission` and `turnstile cancel`.

@@ -10,7 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
+	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
 	"github.com/turnstile-sfn/turnstile/lock"
 )
 
@@ -85,5 +87,62 @@ func TestSubmitDemoStack(t *testing.T) {
 	}
 	if d = waitFor(t, ctx, st, table, name, func(d lockDetail) bool { return len(d.Waiters) == 0 }); d.Count != 1 {
 		t.Fatalf("the lock after the cancel: %+v", d)
+	}
+}
+
+// TestSubmitWithPrioritiesAndWeights submits to a demo with priorities (ageing 5) and weighted
+// permits on `up`'s stack (limit 2, work of an hour): a weight-2 input takes the whole lock, a
+// plain input queues, a priority-9 input queues ahead of it, and an input whose priority the
+// machine would refuse is not submitted.
+func TestSubmitWithPrioritiesAndWeights(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts DynamoDB Local and synthesizes the demo app")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy = 2, time.Hour, 0, semaphore.WaitCallback
+	cfg.PriorityAgeing, cfg.Weighted = 5, true
+	st, err := startLocal(ctx, upFlags{timeScale: DefaultUpTimeScale, demo: cfg, portSFN: freePort(t), portDDB: freePort(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	table, name := st.Resources.Tables[0].Name, cfg.LockName
+	var machine string
+	for _, sm := range st.Resources.StateMachines {
+		if strings.HasPrefix(sm.LogicalID, "SemaphoreStateMachine") {
+			machine = sm.ARN
+		}
+	}
+	submitInput := func(input string) (lock.SubmissionStatus, int) {
+		var s lock.SubmissionStatus
+		code := operate(t, ctx, st, &s, "submit", "--table", table, "--state-machine", machine, "--input", input, "--json")
+		return s, code
+	}
+	if heavy, code := submitInput(`{"slots":2}`); code != exitOK || heavy.Outcome != lock.OutcomeStarted {
+		t.Fatalf("the heavy submit: exit %d, %+v; want started", code, heavy)
+	}
+	low, code := submitInput(`{}`)
+	if code != exitOK || low.Outcome != lock.OutcomeQueued {
+		t.Fatalf("the plain submit: exit %d, %+v; want queued", code, low)
+	}
+	high, code := submitInput(`{"priority":9}`)
+	if code != exitOK || high.Outcome != lock.OutcomeQueued || high.Ahead != 0 {
+		t.Fatalf("the priority-9 submit: exit %d, %+v; want queued first", code, high)
+	}
+	var got lock.SubmissionStatus
+	if code := operate(t, ctx, st, &got, "submission", "--table", table, "--lock", name, "--json", "--id", low.ID); code != exitOK || got.Ahead != 1 {
+		t.Fatalf("the plain one: exit %d, %+v; want 1 ahead", code, got)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"submit", "--table", table, "--state-machine", machine, "--input", `{"priority":12}`,
+		"--endpoint-dynamodb", st.Resources.Endpoints.DynamoDB, "--endpoint-sfn", st.Resources.Endpoints.StepFunctions}
+	if code := run(ctx, args, &stdout, &stderr); code == exitOK || !strings.Contains(stderr.String(), machines.ErrInputPriority.Error()) {
+		t.Fatalf("priority 12: exit %d, stderr %q; want refused", code, stderr.String())
 	}
 }

@@ -245,7 +245,9 @@ type Props struct {
 	// hand it execution inputs, invoking it directly, from an EventBridge rule or through an
 	// SQS event source mapping (package lambdas/submit/submit), and each input waits in its
 	// lock's queue, in line with the parked executions, until a slot is free; then it starts,
-	// holding the slot (lock.Client.Submit). It needs WaitCallback.
+	// holding the slot (lock.Client.Submit). With PriorityPath or WeightPath, each input waits
+	// with the priority and weight it gives, as the machine's park would. It needs
+	// WaitCallback, and is refused with Locks or TotalLimit.
 	// Default: false.
 	Submissions *bool
 	// SubmissionTTL is how long a submission may wait in the queue before it expires (whole

@@ -33,6 +33,17 @@ func newSubmit(scope constructs.Construct, table awsdynamodb.ITable, sm awsstepf
 	} else {
 		env[machines.EnvSubmitLockNamePath] = jsii.String(p.LockNamePath)
 	}
+	if p.PriorityPath != "" {
+		ageing := p.PriorityAgeing
+		if ageing == 0 {
+			ageing = DefaultPriorityAgeing
+		}
+		env[machines.EnvSubmitPriorityPath] = jsii.String(p.PriorityPath)
+		env[machines.EnvSubmitPriorityAgeing] = jsii.String(strconv.Itoa(ageing))
+	}
+	if p.WeightPath != "" {
+		env[machines.EnvSubmitWeightPath] = jsii.String(p.WeightPath)
+	}
 	if p.SubmissionTTL != nil {
 		env[machines.EnvSubmitTTL] = jsii.String(fmt.Sprintf("%.0fs", *p.SubmissionTTL.ToSeconds(nil)))
 	}

@@ -2,6 +2,7 @@ package semaphore_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -65,20 +66,40 @@ func TestSubmissionsDeployTheSubmitFunction(t *testing.T) {
 	if !strings.Contains(msg, "Props.Submissions needs WaitStrategy Callback") {
 		t.Errorf("Poll with submissions: panic %q", msg)
 	}
-	for name, edit := range map[string]func(p *semaphore.Props){
-		"Locks": func(p *semaphore.Props) {
-			p.LockName, p.Locks = "", []semaphore.LockSpec{{LockName: "a"}, {LockName: "b"}}
-		},
-		"PriorityPath or WeightPath": func(p *semaphore.Props) { p.WeightPath = "$.slots" },
-	} {
-		st := awscdk.NewStack(app, jsii.String("Submissions"+strings.Fields(name)[0]), nil)
-		p := &semaphore.Props{LockName: "L", Limit: 2, WorkFunction: echoFunction(st, "Work"), WaitStrategy: semaphore.WaitCallback, Submissions: jsii.Bool(true)}
-		edit(p)
-		if msg := panicMessage(func() { semaphore.New(st, jsii.String("Semaphore"), p) }); !strings.Contains(msg, "Props.Submissions is not supported with "+name) {
-			t.Errorf("submissions with %s: panic %q", name, msg)
-		}
+	locks := awscdk.NewStack(app, jsii.String("SubmissionsLocks"), nil)
+	msg = panicMessage(func() {
+		semaphore.New(locks, jsii.String("Semaphore"), &semaphore.Props{Locks: []semaphore.LockSpec{{LockName: "a"}, {LockName: "b"}}, Limit: 2,
+			WorkFunction: echoFunction(locks, "Work"), WaitStrategy: semaphore.WaitCallback, Submissions: jsii.Bool(true)})
+	})
+	if !strings.Contains(msg, "Props.Submissions is not supported with Locks or TotalLimit") {
+		t.Errorf("submissions with Locks: panic %q", msg)
 	}
 	if callbackStack.sem.SubmitFunction() != nil {
 		t.Error("a semaphore without Submissions has a submit function")
+	}
+}
+
+// TestSubmissionsWithPrioritiesAndWeights: a semaphore with PriorityPath and WeightPath takes
+// submissions, and its submit function reads each input's priority and weight where the
+// machine does, with the machine's ageing step (the default when PriorityAgeing is unset).
+func TestSubmissionsWithPrioritiesAndWeights(t *testing.T) {
+	for ageing, want := range map[int]string{0: strconv.Itoa(semaphore.DefaultPriorityAgeing), 7: "7"} {
+		app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{"aws:cdk:bundling-stacks": []string{}}})
+		stack := awscdk.NewStack(app, jsii.String("PrioritySubmissions"), nil)
+		sem := semaphore.New(stack, jsii.String("Semaphore"), &semaphore.Props{
+			LockName: "L", Limit: 4, WorkFunction: echoFunction(stack, "Work"), WaitStrategy: semaphore.WaitCallback,
+			PriorityPath: "$.urgency", PriorityAgeing: ageing, WeightPath: "$.slots", Submissions: jsii.Bool(true),
+		})
+		f := fixture{stack: stack, sem: sem, template: assertions.Template_FromStack(stack, nil)}
+		f.json = *f.template.ToJSON()
+		var env map[string]any
+		for id, fn := range resources(f, "AWS::Lambda::Function") {
+			if strings.HasPrefix(id, "Semaphore"+semaphore.SubmitID) {
+				env = props(fn)["Environment"].(map[string]any)["Variables"].(map[string]any)
+			}
+		}
+		if env[machines.EnvSubmitPriorityPath] != "$.urgency" || env[machines.EnvSubmitPriorityAgeing] != want || env[machines.EnvSubmitWeightPath] != "$.slots" {
+			t.Errorf("PriorityAgeing %d: submit environment = %v, want ageing %s", ageing, env, want)
+		}
 	}
 }

@@ -52,13 +52,10 @@ func checkSubmissions(p *Props, opts machines.SemaphoreOptions) {
 	if opts.WaitStrategy != machines.WaitCallback {
 		invalid("Props.Submissions needs WaitStrategy %s (its releases start the submissions), got %s", machines.WaitCallback, opts.WaitStrategy)
 	}
-	// A submission waits as one slot of one lock at the default priority: what it is started
-	// as must be that too.
-	switch {
-	case len(opts.Locks) > 0 || opts.TotalLimit != 0:
+	// A submission waits for one lock (with the priority and weight its input gives, read as
+	// the machine reads them): what it is started as must be that too.
+	if len(opts.Locks) > 0 || opts.TotalLimit != 0 {
 		invalid("Props.Submissions is not supported with Locks or TotalLimit (a submission waits for one lock); remove one of them")
-	case opts.PriorityPath != "" || opts.WeightPath != "":
-		invalid("Props.Submissions is not supported with PriorityPath or WeightPath (a submission waits as one slot at the default priority); remove one of them")
 	}
 	duration("SubmissionTTL", p.SubmissionTTL) // panics unless at least a second
 }

@@ -37,13 +37,18 @@ type SubmissionFigures struct {
 	// semaphore machine): Submitted when each was started exactly once.
 	Executions int `json:"executions"`
 	// OutOfOrder counts the submissions granted their slot more than a second after a younger
-	// one (a higher ticket) of the same lock: 0 when the queue is FIFO. The grant's time is the
-	// status's (lock.SubmissionStatus.At): a start that a lost reply delayed keeps its place.
+	// one (a later place in the queue: a higher ticket, or with priorities a higher
+	// lock.Place) of the same lock that was granted after the older one had queued: 0 when
+	// the queue keeps its order. The grant's time is the status's (lock.SubmissionStatus.At):
+	// a start that a lost reply delayed keeps its place.
 	OutOfOrder int `json:"outOfOrder"`
 	// FreedSlotToStart is, in virtual seconds, the time from the end of a work (its slot
 	// freed) to the start of the submission the slot went to, pairing the k-th work end with
 	// the (limit+k)-th start of each lock (the first limit starts took free slots).
 	FreedSlotToStart runner.Stats `json:"freedSlotToStartSeconds"`
+	// WaitByPriority is, on a semaphore with priorities, each priority's wait in virtual
+	// seconds from the submission's queueing to its grant; nil without priorities.
+	WaitByPriority map[int]runner.Stats `json:"waitByPrioritySeconds,omitempty"`
 }
 
 // violations lists what the submissions broke: one not started, or started more than once (or
@@ -73,7 +78,15 @@ func newSubmitter(st *stack.Stack, ddb lock.DynamoDBAPI, loss *startLoss, def *a
 	if err != nil {
 		return nil, err
 	}
-	s := &submitter{StepFunctions: st.StepFunctionsClient(), locks: locks, limit: limit, lockName: machines.SemaphoreLockName(def)}
+	s := &submitter{StepFunctions: st.StepFunctionsClient(), locks: locks, limit: limit, lockName: machines.SemaphoreLockName(def),
+		order: machines.SemaphoreInputOrder(def), paths: map[string]*jsonpath.Path{}, clock: clock.Now, queued: map[string]time.Time{}, priority: map[string]int{}}
+	for _, p := range []string{s.order.PriorityPath, s.order.WeightPath} {
+		if p != "" {
+			if s.paths[p], err = jsonpath.Compile(p); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if p := machines.SemaphoreLockNamePath(def); p != "" {
 		if s.path, err = jsonpath.Compile(p); err != nil {
 			return nil, err
@@ -92,30 +105,42 @@ type submitter struct {
 	// lockName is the machine's fixed lock name, or "" when it reads it at path.
 	lockName string
 	path     *jsonpath.Path
+	// order reads each input's priority and weight at their compiled paths.
+	order machines.InputOrder
+	paths map[string]*jsonpath.Path
+	clock func() time.Time
 
 	mu          sync.Mutex
 	submissions []lock.Submission
+	// queued is when each submission (by id) was queued, priority its priority.
+	queued   map[string]time.Time
+	priority map[string]int
 }
 
 // StartExecution submits in.Input to the lock the machine would take.
 func (s *submitter) StartExecution(ctx context.Context, in *sfn.StartExecutionInput, _ ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error) {
-	name := s.lockName
 	input := aws.ToString(in.Input)
-	if s.path != nil {
-		doc, err := jsonvalue.Decode([]byte(input))
-		if err != nil {
-			return nil, fmt.Errorf("simulate: the input of %s: %w", aws.ToString(in.Name), err)
-		}
-		v, _ := s.path.Get(doc, doc)
-		name, _ = v.(string)
+	doc, err := jsonvalue.Decode([]byte(input))
+	if err != nil {
+		return nil, fmt.Errorf("simulate: the input of %s: %w", aws.ToString(in.Name), err)
 	}
-	sub, err := s.locks.Submit(ctx, lock.SubmitRequest{Lock: name, Limit: s.limit, StateMachine: aws.ToString(in.StateMachineArn), Input: input})
+	r := lock.SubmitRequest{Lock: s.lockName, Limit: s.limit, StateMachine: aws.ToString(in.StateMachineArn), Input: input, PriorityAgeing: s.order.PriorityAgeing}
+	if s.path != nil {
+		v, _ := s.path.Get(doc, doc)
+		r.Lock, _ = v.(string)
+	}
+	if r.Priority, r.Weight, err = s.order.Read(func(path string) (any, bool) { return s.paths[path].Get(doc, doc) }); err != nil {
+		return nil, fmt.Errorf("simulate: the input of %s: %w", aws.ToString(in.Name), err)
+	}
+	sub, err := s.locks.Submit(ctx, r)
 	if err != nil && sub.ID == "" {
 		return nil, err
 	}
 	// An error after the submission was queued is its start's: the reconciler finishes it.
 	s.mu.Lock()
 	s.submissions = append(s.submissions, sub)
+	s.queued[sub.ID] = s.clock()
+	s.priority[sub.ID] = r.Priority
 	s.mu.Unlock()
 	return &sfn.StartExecutionOutput{ExecutionArn: aws.String(sub.Execution)}, nil
 }
@@ -132,6 +157,16 @@ func (s *submitter) figures(ctx context.Context, client *sfn.Client, machineArn 
 		f.ByOutcome[st.Outcome]++
 		if at, err := time.Parse(lock.SinceLayout, st.At); err == nil && st.Outcome == lock.OutcomeStarted {
 			granted[sub.ID] = at
+		}
+	}
+	if s.order.PriorityPath != "" {
+		waits := map[int][]time.Duration{}
+		for id, at := range granted {
+			waits[s.priority[id]] = append(waits[s.priority[id]], at.Sub(s.queued[id]))
+		}
+		f.WaitByPriority = map[int]runner.Stats{}
+		for p, ws := range waits {
+			f.WaitByPriority[p] = runner.StatsOf(ws)
 		}
 	}
 	list := sfn.NewListExecutionsPaginator(client, &sfn.ListExecutionsInput{StateMachineArn: aws.String(machineArn)})
@@ -168,8 +203,11 @@ func (s *submitter) figures(ctx context.Context, client *sfn.Client, machineArn 
 				freed = append(freed, t.WorkEnded)
 			}
 			at, ok := granted[older.ID]
+			queued := s.queued[older.ID]
 			for _, younger := range subs[i+1:] {
-				if y, yok := granted[younger.ID]; ok && yok && y.Add(submitOrderTolerance).Before(at) {
+				// A younger one granted before the older one queued took a slot nobody older
+				// waited for (a higher priority arriving later queues ahead of it).
+				if y, yok := granted[younger.ID]; ok && yok && y.Add(submitOrderTolerance).Before(at) && queued.Add(submitOrderTolerance).Before(y) {
 					f.OutOfOrder++
 					break
 				}

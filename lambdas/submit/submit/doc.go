@@ -9,5 +9,8 @@
 //     submission failed are reported as batch item failures (turn on ReportBatchItemFailures on
 //     the mapping), so SQS redelivers them alone.
 //
-// The lock name is the semaphore's fixed LockName, or each input's value at its LockNamePath.
+// The lock name is the semaphore's fixed LockName, or each input's value at its LockNamePath;
+// with PriorityPath or WeightPath, each input's priority and weight are read there as the
+// machine reads them (machines.InputOrder), and an input the machine would refuse is not
+// submitted (a batch item failure, or the invocation's error).
 package submit

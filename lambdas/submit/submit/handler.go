@@ -28,6 +28,14 @@ type Config struct {
 	LockNamePath string
 	// TTL is how long a submission may wait. Default: lock.DefaultSubmissionTTL.
 	TTL time.Duration
+	// PriorityPath is where each input gives its priority (the semaphore's PriorityPath, a
+	// "$." path of member names); "" without priorities.
+	PriorityPath string
+	// PriorityAgeing is the semaphore's PriorityAgeing; required with PriorityPath.
+	PriorityAgeing int64
+	// WeightPath is where each input gives its weight (the semaphore's WeightPath, a "$."
+	// path of member names); "" without weighted permits.
+	WeightPath string
 }
 
 // ErrConfig is wrapped by the errors of a configuration the function cannot serve.
@@ -40,8 +48,14 @@ var ErrNoLockName = errors.New("submit: the execution input has no non-empty str
 func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 	get := func(name string) string { v, _ := lookup(name); return v }
 	c := Config{TableName: get(machines.EnvReconcilerLockTable), StateMachineArn: get(machines.EnvReconcilerStateMachineArn),
-		LockName: get(machines.EnvSubmitLockName), LockNamePath: get(machines.EnvSubmitLockNamePath)}
+		LockName: get(machines.EnvSubmitLockName), LockNamePath: get(machines.EnvSubmitLockNamePath),
+		PriorityPath: get(machines.EnvSubmitPriorityPath), WeightPath: get(machines.EnvSubmitWeightPath)}
 	var err error
+	if raw := get(machines.EnvSubmitPriorityAgeing); raw != "" {
+		if c.PriorityAgeing, err = strconv.ParseInt(raw, 10, 64); err != nil {
+			return c, fmt.Errorf("%w: %s must be the semaphore's PriorityAgeing: %v", ErrConfig, machines.EnvSubmitPriorityAgeing, err)
+		}
+	}
 	if c.Limit, err = strconv.Atoi(get(machines.EnvReconcilerLimit)); err != nil {
 		return c, fmt.Errorf("%w: %s must be the semaphore's limit: %v", ErrConfig, machines.EnvReconcilerLimit, err)
 	}
@@ -59,10 +73,28 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: the lock table, the state machine ARN and a limit of at least 1 are required", ErrConfig)
 	case (c.LockName == "") == (c.LockNamePath == ""):
 		return fmt.Errorf("%w: exactly one of the lock name and the lock name path is required", ErrConfig)
-	case c.LockNamePath != "" && (!machines.IsLockNamePath(c.LockNamePath) || strings.ContainsAny(c.LockNamePath, "[]'\"")):
+	case c.LockNamePath != "" && !memberPath(c.LockNamePath):
 		return fmt.Errorf("%w: the lock name path %q is not a \"$.\" path of member names", ErrConfig, c.LockNamePath)
+	case c.PriorityPath != "" && !memberPath(c.PriorityPath), c.WeightPath != "" && !memberPath(c.WeightPath):
+		return fmt.Errorf("%w: the priority path %q and the weight path %q must be \"$.\" paths of member names (or empty)", ErrConfig, c.PriorityPath, c.WeightPath)
+	case (c.PriorityPath == "") != (c.PriorityAgeing == 0):
+		return fmt.Errorf("%w: the priority path and the priority ageing come together (the semaphore's PriorityPath and PriorityAgeing)", ErrConfig)
+	case c.PriorityPath != "":
+		if err := lock.CheckPriority(lock.MinPriority, c.PriorityAgeing); err != nil {
+			return fmt.Errorf("%w: %v", ErrConfig, err)
+		}
 	}
 	return nil
+}
+
+// memberPath reports whether p is a "$." path of member names.
+func memberPath(p string) bool {
+	return machines.IsLockNamePath(p) && !strings.ContainsAny(p, "[]'\"")
+}
+
+// order is what the semaphore reads of each input to order it.
+func (c Config) order() machines.InputOrder {
+	return machines.InputOrder{PriorityPath: c.PriorityPath, PriorityAgeing: c.PriorityAgeing, WeightPath: c.WeightPath, Limit: c.Limit}
 }
 
 // Handler serves the function's invocations.
@@ -138,33 +170,40 @@ func (h *Handler) one(ctx context.Context, input string) (Response, error) {
 	return Response{Submissions: []lock.Submission{s}}, nil
 }
 
+// submit submits one input to its lock, with the priority and weight it gives; an input the
+// machine would refuse (no lock name, an invalid priority or weight) is not submitted: a named
+// error (ErrNoLockName, machines.ErrInputPriority, machines.ErrInputWeight).
 func (h *Handler) submit(ctx context.Context, input string) (lock.Submission, error) {
-	name := h.cfg.LockName
+	var doc any
+	if err := json.Unmarshal([]byte(input), &doc); err != nil {
+		return lock.Submission{}, fmt.Errorf("%w: the input is not JSON: %v", lock.ErrInvalidRequest, err)
+	}
+	r := lock.SubmitRequest{Lock: h.cfg.LockName, Limit: h.cfg.Limit, StateMachine: h.cfg.StateMachineArn, Input: input, TTL: h.cfg.TTL, PriorityAgeing: h.cfg.PriorityAgeing}
 	if h.cfg.LockNamePath != "" {
-		var err error
-		if name, err = lockNameAt(input, h.cfg.LockNamePath); err != nil {
-			return lock.Submission{}, err
+		v, _ := valueAt(doc, h.cfg.LockNamePath)
+		if r.Lock, _ = v.(string); r.Lock == "" {
+			return lock.Submission{}, fmt.Errorf("%w (%s)", ErrNoLockName, h.cfg.LockNamePath)
 		}
 	}
-	return h.locks.Submit(ctx, lock.SubmitRequest{Lock: name, Limit: h.cfg.Limit, StateMachine: h.cfg.StateMachineArn, Input: input, TTL: h.cfg.TTL})
+	var err error
+	if r.Priority, r.Weight, err = h.cfg.order().Read(func(path string) (any, bool) { return valueAt(doc, path) }); err != nil {
+		return lock.Submission{}, err
+	}
+	return h.locks.Submit(ctx, r)
 }
 
-// lockNameAt reads the string at path ("$.a.b", member names only) in the JSON input.
-func lockNameAt(input, path string) (string, error) {
-	var v any
-	if err := json.Unmarshal([]byte(input), &v); err != nil {
-		return "", fmt.Errorf("%w: the input is not JSON: %v", lock.ErrInvalidRequest, err)
-	}
+// valueAt reads the value at path ("$.a.b", member names only) in the decoded input; ok is
+// false when it has none.
+func valueAt(doc any, path string) (v any, ok bool) {
+	v = doc
 	for _, name := range strings.Split(strings.TrimPrefix(path, "$."), ".") {
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return "", fmt.Errorf("%w (%s)", ErrNoLockName, path)
+		obj, isObj := v.(map[string]any)
+		if !isObj {
+			return nil, false
 		}
-		v = obj[name]
+		if v, ok = obj[name]; !ok {
+			return nil, false
+		}
 	}
-	s, ok := v.(string)
-	if !ok || s == "" {
-		return "", fmt.Errorf("%w (%s)", ErrNoLockName, path)
-	}
-	return s, nil
+	return v, true
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
+	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 	"github.com/turnstile-sfn/turnstile/lambdas/submit/submit"
 	"github.com/turnstile-sfn/turnstile/lock"
@@ -97,5 +98,61 @@ func TestConfigFromEnv(t *testing.T) {
 	env["TURNSTILE_LOCK_NAME_PATH"] = "$.env"
 	if _, err := submit.ConfigFromEnv(lookup); !errors.Is(err, submit.ErrConfig) || !strings.Contains(err.Error(), "exactly one") {
 		t.Fatalf("both lock name and path: %v", err)
+	}
+}
+
+// TestPrioritiesAndWeights: configured from the environment the construct sets, the function
+// submits each input with the priority and weight it gives. Limit 2: a weight-2 input takes the
+// lock whole; the next low one queues, then a priority-9 input queues ahead of it; an SQS
+// record with an invalid priority or weight is a batch item failure.
+func TestPrioritiesAndWeights(t *testing.T) {
+	ctx := t.Context()
+	table := server.CreateLockTable(t)
+	env := map[string]string{"TURNSTILE_LOCK_TABLE": table, "TURNSTILE_STATE_MACHINE_ARN": machine, "TURNSTILE_LIMIT": "2", "TURNSTILE_LOCK_NAME": "L",
+		"TURNSTILE_PRIORITY_PATH": "$.job.urgency", "TURNSTILE_PRIORITY_AGEING": "10", "TURNSTILE_WEIGHT_PATH": "$.job.slots"}
+	cfg, err := submit.ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf := &starts{inputs: map[string]string{}}
+	locks, err := lock.New(table, server.Client, sf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := submit.New(cfg, locks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heavy, err := h.Handle(ctx, json.RawMessage(`{"job":{"slots":2}}`))
+	if err != nil || len(sf.inputs) != 1 {
+		t.Fatalf("heavy = %+v, %v; started %v, want it started", heavy, err, sf.inputs)
+	}
+	batch, err := h.Handle(ctx, json.RawMessage(`{"Records":[
+		{"messageId":"low","eventSource":"aws:sqs","body":"{\"job\":{}}"},
+		{"messageId":"high","eventSource":"aws:sqs","body":"{\"job\":{\"urgency\":9}}"},
+		{"messageId":"bad-priority","eventSource":"aws:sqs","body":"{\"job\":{\"urgency\":12}}"},
+		{"messageId":"bad-weight","eventSource":"aws:sqs","body":"{\"job\":{\"slots\":3}}"}]}`))
+	if err != nil || len(batch.Submissions) != 2 || len(batch.BatchItemFailures) != 2 {
+		t.Fatalf("batch = %+v, %v; want low and high submitted, the other two failed", batch, err)
+	}
+	low, high := batch.Submissions[0], batch.Submissions[1]
+	if st, err := locks.Status(ctx, "L", high.ID); err != nil || st.Outcome != lock.OutcomeQueued || st.Ahead != 0 {
+		t.Fatalf("high = %+v, %v; want queued first", st, err)
+	}
+	if st, err := locks.Status(ctx, "L", low.ID); err != nil || st.Outcome != lock.OutcomeQueued || st.Ahead != 1 {
+		t.Fatalf("low = %+v, %v; want queued behind high", st, err)
+	}
+	state, err := locks.Read(ctx, "L")
+	if err != nil || state.Count != 2 || len(state.Holders) != 1 || state.Holders[0].Weight != 2 {
+		t.Fatalf("the lock = %+v, %v; want the heavy one holding 2", state, err)
+	}
+	for _, bad := range []string{`{"job":{"urgency":"high"}}`, `{"job":{"slots":1.5}}`} {
+		if _, err := h.Handle(ctx, json.RawMessage(bad)); !errors.Is(err, machines.ErrInputPriority) && !errors.Is(err, machines.ErrInputWeight) {
+			t.Errorf("%s: %v, want a named input error", bad, err)
+		}
+	}
+	env["TURNSTILE_PRIORITY_AGEING"] = ""
+	if _, err := submit.ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }); !errors.Is(err, submit.ErrConfig) {
+		t.Errorf("a priority path without ageing: %v, want ErrConfig", err)
 	}
 }
