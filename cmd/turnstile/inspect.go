@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -19,6 +20,12 @@ import (
 
 // errTableRequired: an operator's command needs the lock table.
 var errTableRequired = errors.New("--table is required (the lock table: the demo stack's LockTableName output, or the table `turnstile up` lists)")
+
+// errNotStateMachine: --state-machine is not a state machine ARN.
+var errNotStateMachine = errors.New("--state-machine must be a state machine ARN (arn:aws:states:REGION:ACCOUNT:stateMachine:NAME)")
+
+// isStateMachineArn reports whether arn names a state machine (not an execution, not a name).
+func isStateMachineArn(arn string) bool { return strings.Contains(arn, ":stateMachine:") }
 
 // errWatch: a negative --watch interval.
 var errWatch = errors.New("--watch must be a positive interval such as 2s (0 or absent prints once)")

@@ -153,8 +153,8 @@ func parseReconcileFlags(args []string, stderr io.Writer) (reconcileFlags, error
 		return f, fmt.Errorf("reconcile takes no arguments, got %q", fs.Args())
 	case f.cfg.TableName == "":
 		return f, errTableRequired
-	case !strings.Contains(f.cfg.StateMachineArn, ":stateMachine:"):
-		return f, fmt.Errorf("--state-machine must be a state machine ARN (arn:aws:states:REGION:ACCOUNT:stateMachine:NAME), got %q", f.cfg.StateMachineArn)
+	case !isStateMachineArn(f.cfg.StateMachineArn):
+		return f, fmt.Errorf("%w, got %q", errNotStateMachine, f.cfg.StateMachineArn)
 	case f.cfg.Limit < 1:
 		return f, fmt.Errorf("%w, got %d", errLimitRequired, f.cfg.Limit)
 	case f.cfg.MaxHolders < 1:

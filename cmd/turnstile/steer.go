@@ -96,7 +96,7 @@ func parseSteerFlags(cmd string, args []string, stderr io.Writer) (steerFlags, e
 		return f, fmt.Errorf("--set must be from 1 to %d, got %d (turnstile pause stops admissions)", lock.MaxLimit, f.set)
 	case f.isDefault && f.clear:
 		return f, errDefaultClear
-	case f.isDefault && !strings.Contains(f.stateMachine, ":stateMachine:"):
+	case f.isDefault && !isStateMachineArn(f.stateMachine):
 		return f, fmt.Errorf("%w, got %q", errDefaultMachine, f.stateMachine)
 	case !f.isDefault && f.stateMachine != "":
 		return f, errors.New("--state-machine goes with --default only: a lock's own limit is the lock's, whichever semaphore uses it")

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -57,8 +56,8 @@ func parseSubmitFlags(args []string, stderr io.Writer) (submitFlags, error) {
 		return f, fmt.Errorf("submit takes no arguments, got %q", fs.Args())
 	case f.table == "":
 		return f, errTableRequired
-	case !strings.Contains(f.stateMachine, ":stateMachine:"):
-		return f, fmt.Errorf("--state-machine must be a state machine ARN (arn:aws:states:REGION:ACCOUNT:stateMachine:NAME), got %q", f.stateMachine)
+	case !isStateMachineArn(f.stateMachine):
+		return f, fmt.Errorf("%w, got %q", errNotStateMachine, f.stateMachine)
 	case !json.Valid([]byte(f.input)):
 		return f, fmt.Errorf("--input must be JSON, got %q", f.input)
 	case f.ttl <= 0:
