@@ -38,6 +38,26 @@ func SemaphoreLimit(m *asl.StateMachine) (limit int, ok bool) {
 	return limit, true
 }
 
+// SemaphoreTableName reads back the lock table a semaphore machine Semaphore generated uses:
+// the TableName of its ticket draw (Callback) or of its acquire transaction (Poll), as written
+// in the definition (a deployed or emulated definition has it resolved). "" when m is no such
+// machine.
+func SemaphoreTableName(m *asl.StateMachine) string {
+	var params map[string]any
+	if draw, ok := m.States.Get(StateTakeTicket).(*asl.Task); ok {
+		params, _ = draw.Parameters.(map[string]any)
+	} else if acquire, ok := m.States.Get(StateAcquireSlot).(*asl.Task); ok {
+		tx, _ := acquire.Parameters.(map[string]any)
+		items, _ := tx["TransactItems"].([]any)
+		if len(items) > 0 {
+			first, _ := items[0].(map[string]any)
+			params, _ = first["Update"].(map[string]any)
+		}
+	}
+	table, _ := params["TableName"].(string)
+	return table
+}
+
 // SemaphoreLockNamePath reads back where a semaphore machine Semaphore generated takes its lock
 // name from: its LockNamePath, or "" for a machine with a fixed LockName (or no semaphore).
 func SemaphoreLockNamePath(m *asl.StateMachine) string {

@@ -40,6 +40,18 @@ func TestSemaphoreLimit(t *testing.T) {
 	}
 }
 
+func TestSemaphoreTableName(t *testing.T) {
+	for _, strategy := range []machines.WaitStrategy{machines.WaitPoll, machines.WaitCallback} {
+		if got := machines.SemaphoreTableName(deployed(t, machines.SemaphoreOptions{LockName: "L", Limit: 2, WaitStrategy: strategy})); got != "T" {
+			t.Errorf("%s: SemaphoreTableName = %q, want T", strategy, got)
+		}
+	}
+	other := &asl.StateMachine{StartAt: "A", States: asl.States{{Name: "A", State: &asl.Succeed{}}}}
+	if got := machines.SemaphoreTableName(other); got != "" {
+		t.Errorf("SemaphoreTableName of a non-semaphore machine = %q, want none", got)
+	}
+}
+
 func TestSemaphoreLockNamePath(t *testing.T) {
 	for _, opts := range []machines.SemaphoreOptions{
 		{LockNamePath: "$.job.tenant", Limit: 2},

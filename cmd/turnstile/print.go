@@ -49,7 +49,10 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	if rf := res.Rate; rf != nil {
 		printRate(tw, rf)
 	}
-	if r.MaxConcurrentWeight > 0 {
+	if r.MaxConcurrentWeight > 0 && res.LockNamePath != "" {
+		// The weight is measured over all keys together, each of which has the limit.
+		fmt.Fprintf(tw, "Most weight inside the work at once\t%d in all (%d per key; per key not measured)\t\n", r.MaxConcurrentWeight, res.Limit)
+	} else if r.MaxConcurrentWeight > 0 {
 		fmt.Fprintf(tw, "Most weight inside the work at once\t%d of %d\t%s\n", r.MaxConcurrentWeight, res.Limit, verdict(r.MaxConcurrentWeight))
 		ideal = "total weight × work time / limit"
 		if res.MakespanOverIdeal > 0 {

@@ -395,7 +395,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if len(sc.Weights) > 0 && weightPath == "" {
 		return nil, fmt.Errorf("%w: weights need a semaphore with weighted permits (WeightPath); %s has none", ErrInvalidScenario, machine.LogicalID)
 	}
-	table, err := lockTable(tmpl)
+	table, err := lockTable(tmpl, machines.SemaphoreTableName(def))
 	if err != nil {
 		return nil, err
 	}
@@ -558,12 +558,12 @@ func findSemaphore(tmpl *template.Template, name string) (template.StateMachine,
 	}
 }
 
-// lockTable returns the name of the stack's lock table: the one keyed by LockName and Entry.
-func lockTable(tmpl *template.Template) (string, error) {
-	for _, t := range tmpl.Tables {
-		if len(t.KeySchema) == 2 && t.KeySchema[0].AttributeName == lock.AttributeLockName && t.KeySchema[1].AttributeName == lock.AttributeEntry {
-			return t.Name, nil
-		}
+// lockTable returns the name of the semaphore's lock table: the stack's table named in its
+// definition (a stack may hold several semaphores, each with its own table), keyed by LockName
+// and Entry.
+func lockTable(tmpl *template.Template, name string) (string, error) {
+	if t, ok := tmpl.TableByName(name); ok && len(t.KeySchema) == 2 && t.KeySchema[0].AttributeName == lock.AttributeLockName && t.KeySchema[1].AttributeName == lock.AttributeEntry {
+		return t.Name, nil
 	}
-	return "", fmt.Errorf("%w: no table keyed by %s and %s", ErrNoSemaphore, lock.AttributeLockName, lock.AttributeEntry)
+	return "", fmt.Errorf("%w: the machine's lock table %q is not a table of the stack keyed by %s and %s", ErrNoSemaphore, name, lock.AttributeLockName, lock.AttributeEntry)
 }
