@@ -25,7 +25,8 @@
 //     holder item its grant puts carries the same, until its execution releases;
 //   - in the partition SubmissionPartition(lock) ("<lock>#submissions"), one status item per
 //     submission with an outcome, sort key its id: AttributeOutcome (started, cancelled,
-//     expired, failed), AttributeExecution, AttributeReason.
+//     expired, failed), AttributeExecution, AttributeReason, and AttributeTimeToLive
+//     (StatusRetention after the outcome: the table's time to live deletes it then).
 //
 // Besides the locks, one defaults item per semaphore whose default an operator set: partition
 // DefaultsPartition ("#defaults"), sort key the semaphore's state machine ARN, AttributeLimit

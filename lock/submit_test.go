@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	sfntypes "github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
@@ -200,10 +203,20 @@ func TestSubmissionsShareTheQueueWithParkedExecutions(t *testing.T) {
 // TestSubmitWithAFreeSlotStartsAtOnce: below the limit with nobody waiting, Submit starts the
 // execution before it returns.
 func TestSubmitWithAFreeSlotStartsAtOnce(t *testing.T) {
-	c, f := newSubmitClient(t, time.Now)
+	now := time.Now().Truncate(time.Second)
+	c, f := newSubmitClient(t, func() time.Time { return now })
 	s := submit(t, c, 2, machine, "", 0)
 	if st := status(t, c, s.ID); st.Outcome != lock.OutcomeStarted {
 		t.Fatalf("status = %+v, want started", st)
+	}
+	// Its status item expires StatusRetention after the outcome (the table's time to live).
+	out, err := server.Client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(c.Table()), Key: lock.Key(lock.SubmissionPartition(lockName), s.ID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ttl, _ := out.Item[lock.AttributeTimeToLive].(*types.AttributeValueMemberN)
+	if want := strconv.FormatInt(now.Add(lock.StatusRetention).Unix(), 10); ttl == nil || ttl.Value != want {
+		t.Errorf("status item %s = %v, want %s", lock.AttributeTimeToLive, out.Item[lock.AttributeTimeToLive], want)
 	}
 	if f.started[s.Execution] != "{}" {
 		t.Fatalf("started %v, want %s with {}", f.executions(), s.Execution)

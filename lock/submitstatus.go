@@ -95,12 +95,25 @@ func (c *Client) ahead(ctx context.Context, lock string, ticket int64) (int, err
 	return int(out.Count), nil
 }
 
+// AttributeTimeToLive is the lock table's time-to-live attribute (Unix seconds): a status item
+// carries it, StatusRetention after its outcome, so that DynamoDB deletes it then (within a few
+// days, as DynamoDB's time to live does; until then it reads as before). The table the
+// semaphore construct creates for Submissions has its time to live on this attribute; a table
+// of one's own needs it turned on to the same (else status items stay). No other item carries
+// it: the lock's own items leave only through the protocol.
+const AttributeTimeToLive = "ttl"
+
+// StatusRetention is how long a submission's status item is kept after its outcome: Status
+// answers for it at least that long, then (once DynamoDB has deleted it) ErrNoSubmission.
+const StatusRetention = 7 * 24 * time.Hour
+
 // outcomeItem is the status item recording submission id's outcome.
 func (c *Client) outcomeItem(lock, id string, o Outcome, execution, reason string) map[string]types.AttributeValue {
 	item := Key(SubmissionPartition(lock), id)
 	item[AttributeOutcome] = str(string(o))
 	item[AttributeExecution] = str(execution)
 	item[AttributeSince] = str(c.timestamp())
+	item[AttributeTimeToLive] = num(c.now().Add(StatusRetention).Unix())
 	if reason != "" {
 		item[AttributeReason] = str(reason)
 	}

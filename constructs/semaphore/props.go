@@ -175,8 +175,10 @@ type Props struct {
 	WorkStateMachine awsstepfunctions.IStateMachine
 
 	// Table is an existing lock table, with the string partition key PartitionKey and the
-	// string sort key SortKey.
-	// Default: a new table: on-demand, point-in-time recovery on, AWS-managed encryption.
+	// string sort key SortKey. With Submissions, turn its time to live on for the attribute
+	// lock.AttributeTimeToLive, or the submissions' status items are never deleted.
+	// Default: a new table: on-demand, point-in-time recovery on, AWS-managed encryption (and,
+	// with Submissions, time to live on lock.AttributeTimeToLive).
 	Table awsdynamodb.ITable
 	// RemovalPolicy applies to the table and the log group the construct creates.
 	// Default: DefaultRemovalPolicy (DESTROY).

@@ -106,7 +106,7 @@ func New(scope constructs.Construct, id *string, props *Props) Semaphore {
 	constructs.NewConstruct_Override(s, scope, id)
 	s.table = p.Table
 	if s.table == nil {
-		s.table = newLockTable(s, removalPolicy(&p))
+		s.table = newLockTable(s, removalPolicy(&p), p.Submissions != nil && *p.Submissions)
 	}
 	substitutions := maps.Clone(w.substitutions)
 	if substitutions == nil {

@@ -1,6 +1,7 @@
 package semaphore_test
 
 import (
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/constructs/semaphore"
+	"github.com/turnstile-sfn/turnstile/lock"
 )
 
 // TestSubmissionsDeployTheSubmitFunction: Props.Submissions adds the submit function, configured
@@ -45,6 +47,17 @@ func TestSubmissionsDeployTheSubmitFunction(t *testing.T) {
 	if env[machines.EnvSubmitLockNamePath] != "$.environment" || env[machines.EnvReconcilerLimit] != "1" || env[machines.EnvSubmitTTL] != "7200s" ||
 		!strings.Contains(compact(env[machines.EnvReconcilerStateMachineArn]), "SemaphoreStateMachine") {
 		t.Errorf("submit environment = %v", env)
+	}
+	// The table expires the submissions' status items; one without submissions has no time to live.
+	for _, c := range []struct {
+		f    fixture
+		want any
+	}{{f, map[string]any{"AttributeName": lock.AttributeTimeToLive, "Enabled": true}}, {callbackStack, nil}} {
+		for _, table := range resources(c.f, "AWS::DynamoDB::Table") {
+			if got := props(table)["TimeToLiveSpecification"]; !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s: table TimeToLiveSpecification = %v, want %v", *c.f.stack.StackName(), got, c.want)
+			}
+		}
 	}
 	var actions []string
 	for _, s := range policyStatements(f, "SemaphoreSubmit") {
