@@ -11,14 +11,17 @@ import (
 	"github.com/turnstile-sfn/turnstile/internal/soak"
 )
 
-// smallSoak is the soak CI runs: 3 seeds × 300 pairs, 20 % of the requests applied with their
-// reply lost, 10 % lost before, and crashes often enough that every cleanup path runs. Short
-// segments (30 pairs) keep each linearizability check small enough never to time out.
+// smallSoak is the soak `make test` runs: 2 seeds × 150 pairs (3 × 300 with -large), 20 % of
+// the requests applied with their reply lost, 10 % lost before, and crashes and dropped events
+// often enough that every cleanup path runs, the reconciler's included (10 % of the holders
+// crash, 30 % of the events are lost: several reconciler releases in 300 pairs, where 5 % and
+// 5 % made 3 in 900). Short segments (30 pairs) keep each linearizability check small enough
+// never to time out.
 func smallSoak() soak.Config {
 	cfg := soak.DefaultConfig()
-	cfg.Seeds, cfg.Pairs, cfg.SegmentPairs = 3, 300, 30
+	cfg.Seeds, cfg.Pairs, cfg.SegmentPairs = sized(2, 3), sized(150, 300), 30
 	cfg.ReplyLost, cfg.LostBefore = 0.20, 0.10
-	cfg.CrashHolding = 0.05
+	cfg.CrashHolding, cfg.DropEvents = 0.10, 0.30
 	return cfg
 }
 
@@ -160,14 +163,16 @@ func TestSoakReportsCapacity(t *testing.T) {
 	}
 }
 
-// smallQueueSoak is the queue soak CI runs: 2 seeds × 300 executions, 10 clients on a lock of
-// limit 3, 20 % of the requests applied with their reply lost and 10 % lost before.
+// smallQueueSoak is the queue soak `make test` runs: 1 seed × 200 executions (2 × 300 with
+// -large), 10 clients on a lock of limit 3, 20 % of the requests applied with their reply lost
+// and 10 % lost before. A waiter that is woken never waits out WaitTimeout, so the bound costs
+// time only when a waiter is stranded, a failure; 30 s (the default) keeps the -race tests on a
+// loaded machine from taking a slow wake-up for a lost one (5 s stranded 17 of 200 there).
 func smallQueueSoak() soak.Config {
 	cfg := soak.DefaultQueueConfig()
-	cfg.Seeds, cfg.Pairs = 2, 300
+	cfg.Seeds, cfg.Pairs = sized(1, 2), sized(200, 300)
 	cfg.ReplyLost, cfg.LostBefore = 0.20, 0.10
 	cfg.LeaveRate = 0.1
-	cfg.WaitTimeout = 5 * time.Second // a waiter never woken fails the test; do not wait long
 	return cfg
 }
 
@@ -228,7 +233,8 @@ func TestSmallQueueSoakKeepsItsPromises(t *testing.T) {
 
 func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 	cfg := smallQueueSoak()
-	cfg.Seeds, cfg.Pairs, cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 1, 60, 0, 0, 0
+	// One segment (30 executions) is enough for the checks to reject it; -large runs two.
+	cfg.Seeds, cfg.Pairs, cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 1, sized(cfg.SegmentPairs, 2*cfg.SegmentPairs), 0, 0, 0
 	cfg.QueueNewestFirst = true
 	cfg.WaitTimeout = 2 * time.Second // the oldest waiters starve: do not wait for them long
 	report, err := soak.Run(t.Context(), endpoint(t), cfg)
@@ -251,7 +257,7 @@ func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 func TestQueueSoakWithPrioritiesKeepsTheirOrder(t *testing.T) {
 	for _, faults := range []bool{false, true} {
 		cfg := smallQueueSoak()
-		cfg.Seeds, cfg.Pairs = 1, 200
+		cfg.Seeds, cfg.Pairs = 1, sized(100, 200)
 		cfg.QueuePriorityAgeing = 3
 		if !faults {
 			cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
@@ -279,7 +285,7 @@ func TestQueueSoakWithPrioritiesKeepsTheirOrder(t *testing.T) {
 func TestQueueSoakWithWeightsKeepsTheLimit(t *testing.T) {
 	for _, faults := range []bool{false, true} {
 		cfg := smallQueueSoak()
-		cfg.Seeds, cfg.Pairs = 1, 200
+		cfg.Seeds, cfg.Pairs = 1, sized(100, 200)
 		cfg.QueueWeights = 3
 		if !faults {
 			cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
