@@ -90,7 +90,10 @@ func TestSoakCatchesBrokenVariants(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.variant.Name, func(t *testing.T) {
 			cfg := smallSoak()
-			cfg.Seeds, cfg.Pairs, cfg.SegmentPairs, cfg.AcquireAttempts = 1, 150, 50, 10
+			// Two segments of 30 (five of 30 with -large) catch either: 20 % of the replies
+			// lost breaks the variant without the read-back within a few pairs, and 8 clients
+			// on 3 slots without the limit's condition are over it at once.
+			cfg.Seeds, cfg.Pairs, cfg.SegmentPairs, cfg.AcquireAttempts = 1, sized(60, 150), 30, 10
 			cfg.Variant = tt.variant
 			if !tt.crashes {
 				cfg.CrashHolding, cfg.CrashAfterLostReply = 0, 0
