@@ -6,7 +6,8 @@
 #   make synth   cdk synth into cdk.out/, then one cdk.out/asl/<LogicalId>.asl.json per machine
 #   make deploy  cdk deploy (needs AWS credentials)
 #   make bench-sidebyside  the emulator's executions per second beside aws-local-stepfunctions
-#   make soak    the reliability soak (issues 6, 16), Poll and Callback, with 5 % and 20 % of the replies lost
+#   make soak    the reliability soak (issues 6, 16), Poll and Callback, with 5 % and 20 % of the replies lost,
+#                then the soak package's tests at their large sizes (make test runs them small)
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
@@ -95,7 +96,8 @@ example: node-tooling ## synthesize examples/perkey (its own module) with the CD
 	cdk synth --quiet && \
 	go tool turnstile simulate --cdk-out cdk.out --keys acme,globex,initech --executions 60
 
-bench: node-tooling dynamodb-local ## the benchmarks: the demo's figures over 3 seeds, the emulator's throughput (10,000 executions), DynamoDB Local's round trips, and beside aws-local-stepfunctions
+bench: node-tooling dynamodb-local ## the benchmarks: the demo's figures over 3 seeds, the emulator's throughput (10,000 executions), DynamoDB Local's round trips, beside aws-local-stepfunctions, and the end-to-end tests at their large sizes
+	go test -count=1 -timeout 60m ./test/ -args -large
 	go test -run '^$$' -bench . -benchtime 3x ./test/
 	go test -run '^$$' -bench . ./emulator/ ./emulator/dynamo/ ./emulator/intrinsic/
 	go test -run '^$$' -bench . -benchtime 1000x ./emulator/ddblocal/
@@ -111,11 +113,12 @@ bench-scale: node-tooling dynamodb-local ## the lock at scale (about an hour): 1
 bench-sidebyside: node-tooling dynamodb-local ## the emulator beside aws-local-stepfunctions: the same workloads' executions per second and the ratio
 	go run ./cmd/sidebyside $(SIDEBYSIDE_ARGS)
 
-soak: node-tooling ## the reliability soak, Poll then Callback (queue): 20 seeds × 2,500 pairs with 5 %, then 20 %, of the replies lost
+soak: node-tooling dynamodb-local ## the reliability soak, Poll then Callback (queue): 20 seeds × 2,500 pairs with 5 %, then 20 %, of the replies lost; then the soak tests at their large sizes
 	go run ./cmd/soak --reply-lost 0.05 --check-timeout 3m $(SOAK_ARGS)
 	go run ./cmd/soak --reply-lost 0.20 --check-timeout 3m $(SOAK_ARGS)
 	go run ./cmd/soak --strategy callback --reply-lost 0.05 --check-timeout 3m $(SOAK_ARGS)
 	go run ./cmd/soak --strategy callback --reply-lost 0.20 --check-timeout 3m $(SOAK_ARGS)
+	go test -count=1 -timeout 60m ./internal/soak/ -args -large
 
 clean: ## remove cdk.out/
 	rm -rf $(CDK_OUT)

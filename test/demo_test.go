@@ -16,12 +16,14 @@ import (
 )
 
 // TestOriginalDemoNeverExceedsTheLimitAndLeaksNothing runs the original demo on the synthesized
-// stack with the Poll strategy: 100 executions through a semaphore of limit 5, each working
-// 15 s and failing one time in ten.
+// stack with the Poll strategy: executions through a semaphore of limit 5, each working 15 s and
+// failing one time in ten; 100 as in the original with -large (make bench), 40 in make test
+// (the cost of polling grows with the waiters times the makespan: 100 took two minutes under
+// -race; TestCallbackDemoIsFIFOAndLeaksNothing runs the 100 with the default strategy).
 func TestOriginalDemoNeverExceedsTheLimitAndLeaksNothing(t *testing.T) {
 	cfg := demo.DefaultConfig()
 	cfg.WaitStrategy = semaphore.WaitPoll
-	checkDemo(t, cfg, 100, 1)
+	checkDemo(t, cfg, sized(40, 100), 1)
 }
 
 // TestSmallDemoWithManyFailures runs a smaller semaphore with more failures.
@@ -82,14 +84,16 @@ func TestCallbackDemoUnderFaults(t *testing.T) {
 }
 
 // TestSkippingClockReplaysARun runs one seed twice on the clock that skips time: the reports,
-// every execution's virtual timings included, are the same; only the real time differs.
+// every execution's virtual timings included, are the same; only the real time differs. 20
+// executions on 5 slots (40 with -large) queue, fail and hand off enough to diverge if anything
+// real-time leaked into a run.
 func TestSkippingClockReplaysARun(t *testing.T) {
 	cfg := demo.DefaultConfig()
 	cfg.WorkDuration, cfg.FailureRate = 5*time.Second, 0.2
 	run := func() []byte {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: 40, Seed: 9})
+		res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: sized(20, 40), Seed: 9})
 		if err != nil {
 			t.Fatalf("simulate.Run: %v", err)
 		}

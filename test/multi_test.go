@@ -142,13 +142,14 @@ func lockClient(t *testing.T, st *stack.Stack) *lock.Client {
 	return locks
 }
 
-// TestSeveralLocksRandomCombinations: 200 executions under Callback (60 under Poll, whose
-// polling costs a minute of real time at 200), each holding one to three of three locks
-// (limit 2 each) named in random order, 10 % of the works failing. Every execution ends (none
-// with Turnstile.AcquireTimeout: no deadlock), no lock ever runs more than 2 works at once,
-// and every lock ends with no holder and no waiter. Run with -v for the figures.
+// TestSeveralLocksRandomCombinations: 80 executions under Callback and 30 under Poll (200 and
+// 60 with -large, make bench; Poll's polling costs a minute of real time at 200), each holding
+// one to three of three locks (limit 2 each) named in random order, 10 % of the works failing.
+// Every execution ends (none with Turnstile.AcquireTimeout: no deadlock), no lock ever runs
+// more than 2 works at once, and every lock ends with no holder and no waiter. Run with -v for
+// the figures.
 func TestSeveralLocksRandomCombinations(t *testing.T) {
-	for strategy, executions := range map[semaphore.WaitStrategy]int{semaphore.WaitCallback: 200, semaphore.WaitPoll: 60} {
+	for strategy, executions := range map[semaphore.WaitStrategy]int{semaphore.WaitCallback: sized(80, 200), semaphore.WaitPoll: sized(30, 60)} {
 		t.Run(string(strategy), func(t *testing.T) { randomCombinations(t, strategy, executions) })
 	}
 }

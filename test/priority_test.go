@@ -14,9 +14,26 @@ import (
 // runPriorities runs the demo with priorities (ageing step ageing) on the skipping clock.
 func runPriorities(t *testing.T, sc simulate.Scenario, ageing int) *simulate.Result {
 	t.Helper()
+	return runSettled(t, priorityDemo(ageing), sc, 17)
+}
+
+// priorityDemo is the demo with priorities of runPriorities.
+func priorityDemo(ageing int) demo.Config {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.FailureRate, cfg.WaitStrategy, cfg.PriorityAgeing = 5, 0, semaphore.WaitCallback, ageing
-	return runSettled(t, cfg, sc, 17)
+	return cfg
+}
+
+// synthesized synthesizes the demo of cfg once into a temporary directory, for several runs
+// (simulate.Scenario.CDKOut) of a test. Such a run accepts any failure (it cannot know the
+// demo's): the test asserts the failures it expects, and that there are no others.
+func synthesized(t *testing.T, cfg demo.Config) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := simulate.Synthesize(dir, cfg); err != nil {
+		t.Fatalf("synthesize: %v", err)
+	}
+	return dir
 }
 
 // runSettled runs the demo of cfg with scenario sc on the skipping clock with seed and checks
@@ -73,13 +90,14 @@ func TestPrioritiesOvertakeWithinTheBound(t *testing.T) {
 // TestInvalidPriorityFails: a priority out of range, fractional or not a number fails the
 // execution with Turnstile.InvalidPriority before it draws a ticket; no priority is the default.
 func TestInvalidPriorityFails(t *testing.T) {
+	cdkOut := synthesized(t, priorityDemo(10)) // one synth for the five runs
 	for _, input := range []string{`{"priority": 10}`, `{"priority": 2.5}`, `{"priority": "9"}`, `{"priority": -1}`} {
-		res := runPriorities(t, simulate.Scenario{Executions: 3, Input: input, ExpectErrors: []string{machines.ErrorInvalidPriority}}, 10)
-		if n := res.Report.FailedByError[machines.ErrorInvalidPriority]; n != 3 {
-			t.Errorf("%s: %d failed with %s, want 3 (%v)", input, n, machines.ErrorInvalidPriority, res.Report.FailedByError)
+		res := runPriorities(t, simulate.Scenario{CDKOut: cdkOut, Executions: 3, Input: input, ExpectErrors: []string{machines.ErrorInvalidPriority}}, 10)
+		if n := res.Report.FailedByError[machines.ErrorInvalidPriority]; n != 3 || res.Report.Failed != 3 {
+			t.Errorf("%s: %d of %d failures with %s, want 3 of 3 (%v)", input, n, res.Report.Failed, machines.ErrorInvalidPriority, res.Report.FailedByError)
 		}
 	}
-	if res := runPriorities(t, simulate.Scenario{Executions: 8, Input: `{"n": {{index}}}`}, 10); res.Report.Succeeded != 8 {
+	if res := runPriorities(t, simulate.Scenario{CDKOut: cdkOut, Executions: 8, Input: `{"n": {{index}}}`}, 10); res.Report.Succeeded != 8 {
 		t.Errorf("without a priority: %d of 8 succeeded", res.Report.Succeeded)
 	}
 }

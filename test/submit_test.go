@@ -11,10 +11,11 @@ import (
 	"github.com/turnstile-sfn/turnstile/lock"
 )
 
-// TestSubmittedDemoUnderFaults submits the demo's jobs instead of starting them, with 5 % of
-// the DynamoDB replies and 5 % of the StartExecution replies lost: every submission starts
-// exactly once (no second execution for any), granted in ticket order, never over the limit,
-// nothing leaked, and no started execution queues (each finds its slot held).
+// TestSubmittedDemoUnderFaults submits the demo's jobs (40, 80 with -large) instead of starting
+// them, with 5 % of the DynamoDB replies and 5 % of the StartExecution replies lost: every
+// submission starts exactly once (no second execution for any), granted in ticket order,
+// never over the limit, nothing leaked, and no started execution queues (each finds its slot
+// held).
 func TestSubmittedDemoUnderFaults(t *testing.T) {
 	cfg := demo.DefaultConfig()
 	cfg.WorkDuration, cfg.FailureRate = 5*time.Second, 0
@@ -22,7 +23,8 @@ func TestSubmittedDemoUnderFaults(t *testing.T) {
 	faults.DynamoDB.AppliedReplyLost = 0.05
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: 80, Seed: 7, Faults: faults, Submit: true})
+	n := sized(40, 80)
+	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: n, Seed: 7, Faults: faults, Submit: true})
 	if err != nil {
 		t.Fatalf("simulate.Run: %v", err)
 	}
@@ -34,8 +36,8 @@ func TestSubmittedDemoUnderFaults(t *testing.T) {
 	if res.Faults.DynamoDB.AppliedReplyLost == 0 || res.Faults.StartRepliesLost == 0 {
 		t.Errorf("faults injected %+v, want DynamoDB and StartExecution replies lost", res.Faults)
 	}
-	if s == nil || s.Submitted != 80 || s.ByOutcome[lock.OutcomeStarted] != 80 || s.Executions != 80 || res.Report.Succeeded != 80 {
-		t.Errorf("submissions %+v, %d succeeded; want 80 started once each and succeeded", s, res.Report.Succeeded)
+	if s == nil || s.Submitted != n || s.ByOutcome[lock.OutcomeStarted] != n || s.Executions != n || res.Report.Succeeded != n {
+		t.Errorf("submissions %+v, %d succeeded; want %d started once each and succeeded", s, res.Report.Succeeded, n)
 	}
 	// Retries of the lock's tasks after a lost reply are billed too: the figure is 7.0 without
 	// faults (README); what must hold here is that no started execution queued.

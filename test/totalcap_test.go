@@ -22,18 +22,22 @@ import (
 )
 
 // The total cap scenario of issue 15: 10 tenants, at most 3 works of one tenant and 12 in all
-// at once, tenant t0 with ten times the load of each other.
+// at once, tenant t0 with ten times the load of each other (capLightLoad).
 const (
 	capKeys        = 10
 	capPerKey      = 3
 	capTotal       = 12
-	capLightLoad   = 10
 	capNoisyFactor = 10
 	// fairTurns is the most admissions of one tenant while another waits for the total cap:
 	// its turn in the round, and one more while the waiting tenant's next execution takes the
 	// tenant's turn (the gate's hand-off) and joins the total lock's queue.
 	fairTurns = 2
 )
+
+// capLightLoad is the executions of each light tenant: 5, so that the 9 light tenants alone
+// (45 executions, 5 each against a limit of 3) keep more than the total cap waiting; 10 (190
+// executions in all) with -large.
+func capLightLoad() int { return sized(5, 10) }
 
 // admissionLog records the works as they start and end, by tenant.
 type admissionLog struct {
@@ -99,8 +103,8 @@ func (l *admissionLog) done(key string) {
 }
 
 // TestTotalCapWithFairness: 10 tenants with a limit of 3 each and 12 in all (TotalLimit), t0
-// with ten times the load of each other (100 executions, 10 for each other tenant), all started
-// at once. The total never exceeds 12, no tenant exceeds 3, nothing leaks, and while a tenant
+// with ten times the load of each other (50 executions, 5 for each other tenant; 100 and 10
+// with -large), all started at once. The total never exceeds 12, no tenant exceeds 3, nothing leaks, and while a tenant
 // waits for the total cap each other tenant is admitted at most fairTurns (2) times: the
 // tenants with waiters take turns. Run with -v for the figures.
 //
@@ -125,7 +129,7 @@ func runTotalCap(t *testing.T, cfg demo.Config, fair bool) {
 	pending := map[string]int{}
 	for k := range capKeys {
 		key := fmt.Sprintf("t%d", k)
-		n := capLightLoad
+		n := capLightLoad()
 		if k == 0 {
 			n *= capNoisyFactor
 		}
@@ -222,7 +226,7 @@ func runTotalCap(t *testing.T, cfg demo.Config, fair bool) {
 	t.Logf("total cap: %d executions (t0: %d, t1-t%d: %d each), most at once %d in all (cap %d) and per tenant %v (limit %d), over a limit %d times; "+
 		"while a tenant waited for the total cap, another was admitted at most %d times (per tenant %v) and %d admissions passed in all; "+
 		"first admission of a light tenant: #%d; virtual makespan %s; %.1f write units and %.1f read units per execution",
-		len(tenants), capLightLoad*capNoisyFactor, capKeys-1, capLightLoad, log.maxTotal, capTotal, log.maxPerKey, capPerKey, len(log.violations),
+		len(tenants), capLightLoad()*capNoisyFactor, capKeys-1, capLightLoad(), log.maxTotal, capTotal, log.maxPerKey, capPerKey, len(log.violations),
 		worst, log.passed, log.passedAll, firstLight+1, end.Sub(start).Truncate(time.Second), perExecution.WriteUnitsPerExecution, perExecution.ReadUnitsPerExecution)
 }
 

@@ -12,9 +12,14 @@ import (
 // runWeighted runs the demo with weighted permits (limit 8) on the skipping clock (runSettled).
 func runWeighted(t *testing.T, sc simulate.Scenario) *simulate.Result {
 	t.Helper()
+	return runSettled(t, weightedDemo(), sc, 23)
+}
+
+// weightedDemo is the demo with weighted permits of runWeighted.
+func weightedDemo() demo.Config {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.FailureRate, cfg.WaitStrategy, cfg.Weighted = 8, 0, semaphore.WaitCallback, true
-	return runSettled(t, cfg, sc, 23)
+	return cfg
 }
 
 // TestWeightsNeverExceedTheLimit: 60 executions of weights 1, 3, 4 and 7 in turn on a lock of
@@ -34,10 +39,11 @@ func TestWeightsNeverExceedTheLimit(t *testing.T) {
 // TestInvalidWeightFails: a weight out of range or not a number fails with
 // Turnstile.InvalidWeight before the execution waits.
 func TestInvalidWeightFails(t *testing.T) {
+	cdkOut := synthesized(t, weightedDemo()) // one synth for the two runs
 	for _, input := range []string{`{"slots": 9}`, `{"slots": "2"}`} {
-		res := runWeighted(t, simulate.Scenario{Executions: 3, Input: input, ExpectErrors: []string{machines.ErrorInvalidWeight}})
-		if n := res.Report.FailedByError[machines.ErrorInvalidWeight]; n != 3 {
-			t.Errorf("%s: %d failed with %s, want 3 (%v)", input, n, machines.ErrorInvalidWeight, res.Report.FailedByError)
+		res := runWeighted(t, simulate.Scenario{CDKOut: cdkOut, Executions: 3, Input: input, ExpectErrors: []string{machines.ErrorInvalidWeight}})
+		if n := res.Report.FailedByError[machines.ErrorInvalidWeight]; n != 3 || res.Report.Failed != 3 {
+			t.Errorf("%s: %d of %d failures with %s, want 3 of 3 (%v)", input, n, res.Report.Failed, machines.ErrorInvalidWeight, res.Report.FailedByError)
 		}
 	}
 }

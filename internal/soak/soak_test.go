@@ -11,14 +11,17 @@ import (
 	"github.com/turnstile-sfn/turnstile/internal/soak"
 )
 
-// smallSoak is the soak CI runs: 3 seeds × 300 pairs, 20 % of the requests applied with their
-// reply lost, 10 % lost before, and crashes often enough that every cleanup path runs. Short
-// segments (30 pairs) keep each linearizability check small enough never to time out.
+// smallSoak is the soak `make test` runs: 2 seeds × 150 pairs (3 × 300 with -large), 20 % of
+// the requests applied with their reply lost, 10 % lost before, and crashes and dropped events
+// often enough that every cleanup path runs, the reconciler's included (10 % of the holders
+// crash, 30 % of the events are lost: several reconciler releases in 300 pairs, where 5 % and
+// 5 % made 3 in 900). Short segments (30 pairs) keep each linearizability check small enough
+// never to time out.
 func smallSoak() soak.Config {
 	cfg := soak.DefaultConfig()
-	cfg.Seeds, cfg.Pairs, cfg.SegmentPairs = 3, 300, 30
+	cfg.Seeds, cfg.Pairs, cfg.SegmentPairs = sized(2, 3), sized(150, 300), 30
 	cfg.ReplyLost, cfg.LostBefore = 0.20, 0.10
-	cfg.CrashHolding = 0.05
+	cfg.CrashHolding, cfg.DropEvents = 0.10, 0.30
 	return cfg
 }
 
@@ -87,7 +90,10 @@ func TestSoakCatchesBrokenVariants(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.variant.Name, func(t *testing.T) {
 			cfg := smallSoak()
-			cfg.Seeds, cfg.Pairs, cfg.SegmentPairs, cfg.AcquireAttempts = 1, 150, 50, 10
+			// Two segments of 30 (five of 30 with -large) catch either: 20 % of the replies
+			// lost breaks the variant without the read-back within a few pairs, and 8 clients
+			// on 3 slots without the limit's condition are over it at once.
+			cfg.Seeds, cfg.Pairs, cfg.SegmentPairs, cfg.AcquireAttempts = 1, sized(60, 150), 30, 10
 			cfg.Variant = tt.variant
 			if !tt.crashes {
 				cfg.CrashHolding, cfg.CrashAfterLostReply = 0, 0
@@ -160,14 +166,16 @@ func TestSoakReportsCapacity(t *testing.T) {
 	}
 }
 
-// smallQueueSoak is the queue soak CI runs: 2 seeds × 300 executions, 10 clients on a lock of
-// limit 3, 20 % of the requests applied with their reply lost and 10 % lost before.
+// smallQueueSoak is the queue soak `make test` runs: 1 seed × 200 executions (2 × 300 with
+// -large), 10 clients on a lock of limit 3, 20 % of the requests applied with their reply lost
+// and 10 % lost before. A waiter that is woken never waits out WaitTimeout, so the bound costs
+// time only when a waiter is stranded, a failure; 30 s (the default) keeps the -race tests on a
+// loaded machine from taking a slow wake-up for a lost one (5 s stranded 17 of 200 there).
 func smallQueueSoak() soak.Config {
 	cfg := soak.DefaultQueueConfig()
-	cfg.Seeds, cfg.Pairs = 2, 300
+	cfg.Seeds, cfg.Pairs = sized(1, 2), sized(200, 300)
 	cfg.ReplyLost, cfg.LostBefore = 0.20, 0.10
 	cfg.LeaveRate = 0.1
-	cfg.WaitTimeout = 5 * time.Second // a waiter never woken fails the test; do not wait long
 	return cfg
 }
 
@@ -228,13 +236,19 @@ func TestSmallQueueSoakKeepsItsPromises(t *testing.T) {
 
 func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 	cfg := smallQueueSoak()
-	cfg.Seeds, cfg.Pairs, cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 1, 60, 0, 0, 0
+	// One segment of 30 executions (two with -large). Each segment costs its run and then up to
+	// CheckTimeout: porcupine rejects a history only once it has tried every order, and on a
+	// loaded machine under -race it seldom finishes within the minute (15 executions, 40
+	// operations, did not either), so more segments cost more minutes and prove no more.
+	cfg.Seeds, cfg.Pairs, cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 1, sized(cfg.SegmentPairs, 2*cfg.SegmentPairs), 0, 0, 0
 	cfg.QueueNewestFirst = true
 	cfg.WaitTimeout = 2 * time.Second // the oldest waiters starve: do not wait for them long
 	report, err := soak.Run(t.Context(), endpoint(t), cfg)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
+	t.Logf("out of order %d, failing histories %d, inconclusive %d of %d checks; first failure: %s",
+		report.OutOfOrder, report.FailingHistories, report.InconclusiveChecks, report.Segments, report.FirstFailure)
 	// The model must not accept the histories (a check that times out on a loaded machine,
 	// -race, accepts nothing), or real time proves the overtaking (OutOfOrder, which counts an
 	// operation that ended without an answer as a possible admission of every waiter, so that
@@ -251,7 +265,7 @@ func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 func TestQueueSoakWithPrioritiesKeepsTheirOrder(t *testing.T) {
 	for _, faults := range []bool{false, true} {
 		cfg := smallQueueSoak()
-		cfg.Seeds, cfg.Pairs = 1, 200
+		cfg.Seeds, cfg.Pairs = 1, sized(100, 200)
 		cfg.QueuePriorityAgeing = 3
 		if !faults {
 			cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
@@ -279,7 +293,7 @@ func TestQueueSoakWithPrioritiesKeepsTheirOrder(t *testing.T) {
 func TestQueueSoakWithWeightsKeepsTheLimit(t *testing.T) {
 	for _, faults := range []bool{false, true} {
 		cfg := smallQueueSoak()
-		cfg.Seeds, cfg.Pairs = 1, 200
+		cfg.Seeds, cfg.Pairs = 1, sized(100, 200)
 		cfg.QueueWeights = 3
 		if !faults {
 			cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
