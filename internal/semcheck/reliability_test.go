@@ -31,7 +31,8 @@ type workload struct {
 type figures struct {
 	operations, unknown     int
 	faults                  faultproxy.Stats
-	snapshots, violations   int64
+	snapshots, busy         int64
+	violations              int64
 	mostHolders             int64
 	leakedHolders           int
 	linearizability         error
@@ -40,9 +41,9 @@ type figures struct {
 
 func (f figures) String() string {
 	return fmt.Sprintf("operations %d (unknown outcome %d); requests %d, faults: applied-reply-lost %d, lost-before %d, throttled %d; "+
-		"snapshots %d, invariant violations %d, most holders %d, holders left at the end %d; linearizability: %v",
+		"snapshots %d (%d given up busy), invariant violations %d, most holders %d, holders left at the end %d; linearizability: %v",
 		f.operations, f.unknown, f.faults.Requests, f.faults.AppliedReplyLost, f.faults.LostBefore, f.faults.Throttled,
-		f.snapshots, f.violations, f.mostHolders, f.leakedHolders, f.linearizability)
+		f.snapshots, f.busy, f.violations, f.mostHolders, f.leakedHolders, f.linearizability)
 }
 
 // snapshots reads the lock past the proxy and checks the invariant at every read.
@@ -51,13 +52,22 @@ type snapshots struct {
 	lockName string
 	limit    int
 
-	reads, violations, mostHolders atomic.Int64
-	mu                             sync.Mutex
-	first                          error
+	// busy counts the readings given up during the workload because the lock changed under
+	// every try (lock.ErrBusy): a loaded machine slows the readings more than the churn.
+	reads, busy, violations, mostHolders atomic.Int64
+	mu                                   sync.Mutex
+	first                                error
 }
 
-func (s *snapshots) take(ctx context.Context) (lock.State, error) {
+// take reads the lock and checks it. During the workload (settled false) a reading the churn
+// never let through is counted as busy and skipped, not failed: the invariant is sampled, and
+// the broken variants' tests still need their violations sampled. Once settled it must read.
+func (s *snapshots) take(ctx context.Context, settled bool) (lock.State, error) {
 	snapshot, err := s.direct.Read(ctx, s.lockName)
+	if !settled && errors.Is(err, lock.ErrBusy) {
+		s.busy.Add(1)
+		return lock.State{}, nil
+	}
 	if err != nil {
 		return lock.State{}, err
 	}
@@ -121,7 +131,7 @@ func (w workload) run(t *testing.T, v semcheck.Variant) figures {
 		t.Fatalf("workload: %v", err)
 	}
 
-	final, err := observer.take(t.Context())
+	final, err := observer.take(t.Context(), true)
 	if err != nil {
 		t.Fatalf("final snapshot: %v", err)
 	}
@@ -130,6 +140,7 @@ func (w workload) run(t *testing.T, v semcheck.Variant) figures {
 		operations:              len(history),
 		faults:                  proxy.Stats(),
 		snapshots:               observer.reads.Load(),
+		busy:                    observer.busy.Load(),
 		violations:              observer.violations.Load(),
 		mostHolders:             observer.mostHolders.Load(),
 		leakedHolders:           len(final.Holders),
@@ -161,7 +172,7 @@ func (w workload) client(ctx context.Context, c *semcheck.LockClient, observer *
 		}
 		switch outcome {
 		case semcheck.Acquired:
-			if _, err := observer.take(ctx); err != nil {
+			if _, err := observer.take(ctx, false); err != nil {
 				return err
 			}
 			if _, err := c.ReleaseHeld(ctx, holder); err != nil {
@@ -220,6 +231,9 @@ func TestReliabilityUnderDynamoDBFaults(t *testing.T) {
 				}
 				if f.violations != 0 {
 					t.Errorf("%d snapshots broke the invariant, want 0; first: %v", f.violations, f.firstInvariantViolation)
+				}
+				if f.snapshots < f.busy {
+					t.Errorf("%d snapshots read and %d given up busy: the invariant was hardly sampled", f.snapshots, f.busy)
 				}
 				if f.leakedHolders != 0 {
 					t.Errorf("%d holders left after every client finished, want 0", f.leakedHolders)
