@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -432,12 +433,31 @@ func (q *queueRun) run(ctx context.Context, clients []*queueClient) (Report, err
 // queue from its newest end, so releases hand their slot to the newest waiter.
 type newestFirst struct{ *dynamodb.Client }
 
-// Query reads ranges of the lock's partition (the counter and the queue's head) backwards.
+// Query reads the queue's head from the newest end: a read of a range of the lock's partition
+// (the counter item and the oldest waiters) gets the counter item and the newest waiters, so
+// that a release sees a consistent lock, only in the wrong order, and hands its slot on.
 func (d newestFirst) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	if strings.Contains(aws.ToString(in.KeyConditionExpression), ">=") {
-		reversed := *in
-		reversed.ScanIndexForward = aws.Bool(false)
-		in = &reversed
+	if !strings.Contains(aws.ToString(in.KeyConditionExpression), ">=") {
+		return d.Client.Query(ctx, in, opts...)
 	}
-	return d.Client.Query(ctx, in, opts...)
+	first := *in
+	first.Limit = aws.Int32(1) // the counter item, which sorts first
+	head, err := d.Client.Query(ctx, &first, opts...)
+	if err != nil {
+		return nil, err
+	}
+	reversed := *in
+	reversed.ScanIndexForward = aws.Bool(false)
+	out, err := d.Client.Query(ctx, &reversed, opts...)
+	if err != nil {
+		return nil, err
+	}
+	items := head.Items
+	for _, item := range out.Items {
+		if len(head.Items) == 0 || !reflect.DeepEqual(item, head.Items[0]) {
+			items = append(items, item)
+		}
+	}
+	out.Items = items
+	return out, nil
 }
