@@ -176,7 +176,8 @@ func TestSubmissionsThroughSeveralLocks(t *testing.T) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy, cfg.Locks = limit, 5*time.Second, 0.1, semaphore.WaitCallback, multiLocks
 	meter := newWorkMeter(limit)
-	st := startMultiStack(t, cfg, meter, stack.Options{})
+	// The clock stands still until every input is submitted, as under `turnstile simulate`.
+	st := startMultiStack(t, cfg, meter, stack.Options{Held: true})
 	s := newFirstLockSubmitter(t, st)
 	start := st.Clock().Now()
 
@@ -192,6 +193,7 @@ func TestSubmissionsThroughSeveralLocks(t *testing.T) {
 		}
 		byFirst[sub.Lock]++
 	}
+	st.ReleaseHold()
 	run := s.waitAll()
 	perSubmission := st.DynamoDBStats().Capacity().PerExecution(submissions)
 	s.checkFree(multiLockNames)
@@ -253,7 +255,7 @@ func TestSubmissionsThroughATotalCap(t *testing.T) {
 			return inner(ctx, payload)
 		}, nil
 	}
-	st, err := stack.Start(context.Background(), dir, stack.Options{Seed: 9, Handlers: handlers})
+	st, err := stack.Start(context.Background(), dir, stack.Options{Seed: 9, Handlers: handlers, Held: true})
 	if err != nil {
 		t.Fatalf("start the stack: %v", err)
 	}
@@ -265,6 +267,7 @@ func TestSubmissionsThroughATotalCap(t *testing.T) {
 			t.Fatalf("tenant %s's input was submitted to %q, want its own lock", tenant, sub.Lock)
 		}
 	}
+	st.ReleaseHold()
 	run := s.waitAll()
 	perSubmission := st.DynamoDBStats().Capacity().PerExecution(len(tenants))
 	names := []string{machines.DefaultTotalLockName}
