@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -366,4 +367,64 @@ func TestSubmittedExecutionWaitsForItsOtherLocks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSubmitFunctionWithATotalCap: the submit function the construct deploys on a semaphore with
+// a total cap reads the machine's definition on its first invocation and submits each input to
+// its tenant's lock, where its execution starts and succeeds; an input whose tenant begins with
+// the total lock's name is refused (machines.ErrInputLockName), as the machine would refuse it.
+func TestSubmitFunctionWithATotalCap(t *testing.T) {
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy = 1, 5*time.Second, 0, semaphore.WaitCallback
+	cfg.LockNamePath, cfg.TotalLimit, cfg.Submissions = "$.tenant", 2, true
+	st := startMultiStack(t, cfg, newWorkMeter(1), stack.Options{})
+	var fn string
+	for _, f := range st.Template.Functions {
+		if strings.Contains(f.LogicalID, semaphore.SubmitID) {
+			fn = f.ARN
+		}
+	}
+	if fn == "" {
+		t.Fatal("the stack has no submit function")
+	}
+	// Invoked as the stack's own callers invoke functions: from a goroutine of the clock, so
+	// that virtual time does not run ahead of the invocation.
+	invoke := func(payload string) (*lambdafn.InvokeOutput, error) {
+		type result struct {
+			out *lambdafn.InvokeOutput
+			err error
+		}
+		done := make(chan result, 1)
+		st.Clock().Go(func() {
+			out, err := st.Lambda.Invoke(context.Background(), &lambdafn.InvokeInput{FunctionName: fn, InvocationType: lambdafn.RequestResponse, Payload: []byte(payload)})
+			done <- result{out, err}
+		})
+		r := <-done
+		return r.out, r.err
+	}
+	var subs []lock.Submission
+	for _, tenant := range []string{"b", "a", "b"} {
+		out, err := invoke(fmt.Sprintf(`{"tenant":%q}`, tenant))
+		if err != nil || out.FunctionError != "" {
+			t.Fatalf("invoke for %s: %v, %+v", tenant, err, out)
+		}
+		var res struct {
+			Submissions []lock.Submission `json:"submissions"`
+		}
+		if err := json.Unmarshal(out.Payload, &res); err != nil || len(res.Submissions) != 1 || res.Submissions[0].Lock != tenant {
+			t.Fatalf("invoke for %s: %s, %v; want one submission on %s", tenant, out.Payload, err, tenant)
+		}
+		subs = append(subs, res.Submissions[0])
+	}
+	out, err := invoke(`{"tenant":"#total#b"}`)
+	if err != nil || out.FunctionError == "" || !strings.Contains(string(out.Payload), machines.ErrInputLockName.Error()) {
+		t.Errorf("a tenant named after the total lock: %v, %+v %s; want the function's error", err, out, out.Payload)
+	}
+	s := newFirstLockSubmitter(t, st)
+	s.subs = subs
+	run := s.waitAll()
+	if run.statuses[string(emulator.StatusSucceeded)] != len(subs) {
+		t.Errorf("executions %v, want %d succeeded", run.statuses, len(subs))
+	}
+	s.checkFree([]string{"a", "b", machines.DefaultTotalLockName, machines.DefaultTotalLockName + "#a", machines.DefaultTotalLockName + "#b"})
 }
