@@ -52,10 +52,19 @@ func (c *Client) Park(ctx context.Context, r ParkRequest) (ParkResult, error) {
 	case r.Ticket < 1:
 		return ParkResult{}, fmt.Errorf("%w: park needs the execution's ticket (at least 1), got %d", ErrInvalidRequest, r.Ticket)
 	}
-	if r.Again || IsSubmitted(r.Execution) {
-		// A submission's execution was started holding its slot: it finds its holder item.
+	switch {
+	case r.Again:
 		res, done, err := c.parkAgain(ctx, r)
 		if err != nil || done {
+			return res, err
+		}
+	case IsSubmitted(r.Execution):
+		// A submission's execution was started holding a slot of its (first) lock: it finds its
+		// holder item. On its other locks (several locks, a total cap) it holds nothing, and on
+		// a first park it has no waiter item either: it parks as any execution.
+		holds, err := c.Holds(ctx, r.Lock, r.Execution)
+		if err != nil || holds {
+			res, _, err := c.admitted(ctx, r, holds, err)
 			return res, err
 		}
 	}

@@ -36,3 +36,30 @@ func ExampleSemaphore_invalid() {
 	fmt.Println(err)
 	// Output: SemaphoreOptions.Limit must be > 0, got 0
 }
+
+// SemaphoreFirstLock reads back, from a definition with several locks, which lock an input's
+// execution takes first (the first by name): the lock a submission of that input waits for.
+func ExampleSemaphoreFirstLock() {
+	m, err := machines.Semaphore(machines.SemaphoreOptions{
+		Locks:        []machines.LockSpec{{LockNamePath: "$.region"}, {LockName: "database", Limit: 2}},
+		Limit:        5,
+		WaitStrategy: machines.WaitCallback,
+		Work:         machines.LambdaWork(machines.Placeholder(machines.SubstitutionWorkFunctionArn)),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	first, ok := machines.SemaphoreFirstLock(m)
+	if !ok {
+		fmt.Println("not a semaphore with several locks")
+		return
+	}
+	for _, input := range []string{`{"region":"eu-west-1"}`, `{"region":"ap-south-1"}`, `{}`} {
+		fmt.Println(first.For(input))
+	}
+	// Output:
+	// database 2 <nil>
+	// ap-south-1 5 <nil>
+	//  0 the execution input has no usable lock name: $.region is absent or null, not a non-empty string
+}

@@ -20,4 +20,8 @@ const (
 	// EnvSubmitWeightPath is the semaphore's WeightPath: the submit function reads each
 	// input's weight there. Empty without weighted permits.
 	EnvSubmitWeightPath = "TURNSTILE_WEIGHT_PATH"
+	// EnvSubmitSeveralLocks is "true" for a semaphore with several locks or a total cap: the
+	// submit function reads the machine's definition at cold start (DescribeStateMachine) and
+	// submits each input to the first lock its execution takes (SemaphoreFirstLock).
+	EnvSubmitSeveralLocks = "TURNSTILE_SEVERAL_LOCKS"
 )

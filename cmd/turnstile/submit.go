@@ -26,6 +26,10 @@ var errNotSubmittable = errors.New("the state machine does not park its waiters 
 // errNoLockName: the lock name is neither given nor readable from the input.
 var errNoLockName = errors.New("the execution input has no non-empty string at the machine's LockNamePath, the lock name")
 
+// errNotFirstLock: on a semaphore with several locks or a total cap, a submission waits for the
+// first lock its execution takes, which the input decides.
+var errNotFirstLock = errors.New("--lock must be the first lock the machine takes for this input (a submission waits for that one); leave --lock out")
+
 // submitFlags are the flags of `turnstile submit`.
 type submitFlags struct {
 	aws          awsFlags
@@ -43,7 +47,7 @@ func parseSubmitFlags(args []string, stderr io.Writer) (submitFlags, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.table, "table", "", "the lock table (required)")
 	fs.StringVar(&f.stateMachine, "state-machine", "", "the semaphore's state machine ARN, Callback strategy (required)")
-	fs.StringVar(&f.lock, "lock", "", "the lock's name (default: the machine's LockName, or the input's value at its LockNamePath)")
+	fs.StringVar(&f.lock, "lock", "", "the lock's name (default: the machine's LockName, or the input's value at its LockNamePath; with several locks or a total cap, the first lock the input's execution takes)")
 	fs.StringVar(&f.input, "input", "{}", "the execution input, JSON")
 	fs.DurationVar(&f.ttl, "ttl", lock.DefaultSubmissionTTL, "how long the submission may wait in the queue before it expires")
 	fs.BoolVar(&f.json, "json", false, "print the submission as one JSON object")
@@ -104,7 +108,8 @@ func submitCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 // submissionTarget is the submission of f.input: the definition of f.stateMachine gives the
 // semaphore's limit, the lock's name (f.lock, or the input's value at the machine's
-// LockNamePath), and the input's priority and weight (read as the machine reads them).
+// LockNamePath; with several locks or a total cap, the first lock the input's execution takes,
+// with its limit), and the input's priority and weight (read as the machine reads them).
 func submissionTarget(ctx context.Context, sfnClient *sfn.Client, f submitFlags) (lock.SubmitRequest, error) {
 	r := lock.SubmitRequest{Lock: f.lock, StateMachine: f.stateMachine, Input: f.input, TTL: f.ttl}
 	out, err := sfnClient.DescribeStateMachine(ctx, &sfn.DescribeStateMachineInput{StateMachineArn: aws.String(f.stateMachine)})
@@ -115,12 +120,24 @@ func submissionTarget(ctx context.Context, sfnClient *sfn.Client, f submitFlags)
 	if err != nil {
 		return r, fmt.Errorf("--state-machine %s: %w", f.stateMachine, err)
 	}
+	first, several := machines.SemaphoreFirstLock(m)
 	var ok bool
-	if r.Limit, ok = machines.SemaphoreLimit(m); !ok {
+	if r.Limit, ok = machines.SemaphoreLimit(m); !ok && !several {
 		return r, fmt.Errorf("--state-machine %s: not a Turnstile semaphore machine", f.stateMachine)
 	}
-	if m.States.Get(machines.StateWaitInQueue) == nil {
+	if !machines.SemaphoreParks(m) {
 		return r, fmt.Errorf("%s: %w", f.stateMachine, errNotSubmittable)
+	}
+	if several {
+		name, limit, err := first.For(f.input)
+		switch {
+		case err != nil:
+			return r, fmt.Errorf("--input: %w", err)
+		case r.Lock != "" && r.Lock != name:
+			return r, fmt.Errorf("%w (--lock %q, the input's first lock %q)", errNotFirstLock, r.Lock, name)
+		}
+		r.Lock, r.Limit = name, limit
+		return r, nil
 	}
 	doc, err := jsonvalue.Decode([]byte(f.input))
 	if err != nil {

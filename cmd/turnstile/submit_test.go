@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +145,69 @@ func TestSubmitWithPrioritiesAndWeights(t *testing.T) {
 		"--endpoint-dynamodb", st.Resources.Endpoints.DynamoDB, "--endpoint-sfn", st.Resources.Endpoints.StepFunctions}
 	if code := run(ctx, args, &stdout, &stderr); code == exitOK || !strings.Contains(stderr.String(), machines.ErrInputPriority.Error()) {
 		t.Fatalf("priority 12: exit %d, stderr %q; want refused", code, stderr.String())
+	}
+}
+
+// TestSubmitSeveralLocks submits to a demo with two locks read from the input on `up`'s stack
+// (limit 1 each, work of an hour): a submission waits for the first lock by name ("db" before
+// "region"), starts holding it and takes "region" in flight; a second one whose first lock is
+// "db" queues there; an input without the second lock name, and a --lock that is not the
+// input's first lock, are refused with named errors.
+func TestSubmitSeveralLocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts DynamoDB Local and synthesizes the demo app")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cfg := demo.DefaultConfig()
+	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy = 1, time.Hour, 0, semaphore.WaitCallback
+	cfg.Locks = []semaphore.LockSpec{{LockNamePath: "$.first"}, {LockNamePath: "$.second"}}
+	st, err := startLocal(ctx, upFlags{timeScale: DefaultUpTimeScale, demo: cfg, portSFN: freePort(t), portDDB: freePort(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := st.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	table := st.Resources.Tables[0].Name
+	var machine string
+	for _, sm := range st.Resources.StateMachines {
+		if strings.HasPrefix(sm.LogicalID, "SemaphoreStateMachine") {
+			machine = sm.ARN
+		}
+	}
+	submitInput := func(input string, extra ...string) (lock.SubmissionStatus, int, string) {
+		var s lock.SubmissionStatus
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"submit", "--table", table, "--state-machine", machine, "--input", input, "--json",
+			"--endpoint-dynamodb", st.Resources.Endpoints.DynamoDB, "--endpoint-sfn", st.Resources.Endpoints.StepFunctions}, extra...)
+		code := run(ctx, args, &stdout, &stderr)
+		if code == exitOK {
+			if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
+				t.Fatalf("%s: %v", stdout.String(), err)
+			}
+		}
+		return s, code, stderr.String()
+	}
+	first, code, stderr := submitInput(`{"first":"region","second":"db"}`)
+	if code != exitOK || first.Outcome != lock.OutcomeStarted || first.Lock != "db" {
+		t.Fatalf("the first submit: exit %d, %+v, %s; want started on db", code, first, stderr)
+	}
+	holds := func(d lockDetail) bool {
+		return len(d.Holders) == 1 && d.Holders[0].Execution == first.Execution && d.Holders[0].Status == "RUNNING"
+	}
+	waitFor(t, ctx, st, table, "db", holds)
+	waitFor(t, ctx, st, table, "region", holds)
+	second, code, stderr := submitInput(`{"first":"db","second":"queue"}`)
+	if code != exitOK || second.Outcome != lock.OutcomeQueued || second.Lock != "db" {
+		t.Fatalf("the second submit: exit %d, %+v, %s; want queued on db", code, second, stderr)
+	}
+	if _, code, stderr := submitInput(`{"first":"db"}`); code == exitOK || !strings.Contains(stderr, machines.ErrInputLockName.Error()) {
+		t.Errorf("an input without $.second: exit %d, stderr %q; want refused", code, stderr)
+	}
+	if _, code, stderr := submitInput(`{"first":"region","second":"db"}`, "--lock", "region"); code == exitOK || !strings.Contains(stderr, errNotFirstLock.Error()) {
+		t.Errorf("--lock region: exit %d, stderr %q; want refused", code, stderr)
 	}
 }

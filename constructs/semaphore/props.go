@@ -248,8 +248,10 @@ type Props struct {
 	// SQS event source mapping (package lambdas/submit/submit), and each input waits in its
 	// lock's queue, in line with the parked executions, until a slot is free; then it starts,
 	// holding the slot (lock.Client.Submit). With PriorityPath or WeightPath, each input waits
-	// with the priority and weight it gives, as the machine's park would. It needs
-	// WaitCallback, and is refused with Locks or TotalLimit.
+	// with the priority and weight it gives, as the machine's park would. With Locks or a
+	// TotalLimit, each input waits for the first lock its execution takes (the first of its
+	// locks by name; with a TotalLimit, its key's lock) and starts holding it; the execution
+	// then waits for its other locks as any execution does. It needs WaitCallback.
 	// Default: false.
 	Submissions *bool
 	// SubmissionTTL is how long a submission may wait in the queue before it expires (whole

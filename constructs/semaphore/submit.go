@@ -21,16 +21,24 @@ import (
 // semaphore's locks and starts those that find a slot (lock.Client.Submit). It reads and writes
 // the lock table, starts the machine's executions, completes its task tokens (a submission that
 // finds a free slot admits an older parked waiter first) and describes its executions (a
-// name that exists already).
+// name that exists already); with several locks or a total cap it also describes the machine,
+// whose definition lists each input's locks.
 func newSubmit(scope constructs.Construct, table awsdynamodb.ITable, sm awsstepfunctions.StateMachine, p *Props) awslambda.Function {
 	env := map[string]*string{
 		machines.EnvReconcilerLockTable:       table.TableName(),
 		machines.EnvReconcilerStateMachineArn: sm.StateMachineArn(),
 		machines.EnvReconcilerLimit:           jsii.String(strconv.Itoa(p.Limit)),
 	}
-	if p.LockName != "" {
+	// With several locks or a total cap the function reads the machine's definition at cold
+	// start (its Prepare Locks expression, machines.SemaphoreFirstLock): no copy of the locks in
+	// the environment, whose 4 KB would bound their number.
+	several := len(p.Locks) > 0 || p.TotalLimit != 0
+	switch {
+	case several:
+		env[machines.EnvSubmitSeveralLocks] = jsii.String("true")
+	case p.LockName != "":
 		env[machines.EnvSubmitLockName] = jsii.String(p.LockName)
-	} else {
+	default:
 		env[machines.EnvSubmitLockNamePath] = jsii.String(p.LockNamePath)
 	}
 	if p.PriorityPath != "" {
@@ -57,7 +65,11 @@ func newSubmit(scope constructs.Construct, table awsdynamodb.ITable, sm awsstepf
 	if key := table.EncryptionKey(); key != nil {
 		key.GrantEncryptDecrypt(fn)
 	}
-	fn.AddToRolePolicy(statement([]string{"states:StartExecution", "states:SendTaskSuccess"}, sm.StateMachineArn()))
+	actions := []string{"states:StartExecution", "states:SendTaskSuccess"}
+	if several {
+		actions = append(actions, "states:DescribeStateMachine")
+	}
+	fn.AddToRolePolicy(statement(actions, sm.StateMachineArn()))
 	fn.AddToRolePolicy(statement([]string{"states:DescribeExecution"}, executionsOf(sm)))
 	nag.Suppress(fn.Role(), submitSuppression)
 	return fn

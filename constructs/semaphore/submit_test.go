@@ -19,7 +19,7 @@ import (
 // TestSubmissionsDeployTheSubmitFunction: Props.Submissions adds the submit function, configured
 // with the table, the machine, the limit, the lock name path and the TTL, allowed to start the
 // machine's executions, complete its tokens and describe its executions; without the Callback
-// strategy the props are refused.
+// strategy the props are refused (with one lock or several).
 func TestSubmissionsDeployTheSubmitFunction(t *testing.T) {
 	app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{"aws:cdk:bundling-stacks": []string{}}})
 	stack := awscdk.NewStack(app, jsii.String("Submissions"), nil)
@@ -79,13 +79,13 @@ func TestSubmissionsDeployTheSubmitFunction(t *testing.T) {
 	if !strings.Contains(msg, "Props.Submissions needs WaitStrategy Callback") {
 		t.Errorf("Poll with submissions: panic %q", msg)
 	}
-	locks := awscdk.NewStack(app, jsii.String("SubmissionsLocks"), nil)
+	pollLocks := awscdk.NewStack(app, jsii.String("PollLocksSubmissions"), nil)
 	msg = panicMessage(func() {
-		semaphore.New(locks, jsii.String("Semaphore"), &semaphore.Props{Locks: []semaphore.LockSpec{{LockName: "a"}, {LockName: "b"}}, Limit: 2,
-			WorkFunction: echoFunction(locks, "Work"), WaitStrategy: semaphore.WaitCallback, Submissions: jsii.Bool(true)})
+		semaphore.New(pollLocks, jsii.String("Semaphore"), &semaphore.Props{Locks: []semaphore.LockSpec{{LockName: "a"}, {LockName: "b"}}, Limit: 1,
+			WorkFunction: echoFunction(pollLocks, "Work"), WaitStrategy: semaphore.WaitPoll, Submissions: jsii.Bool(true)})
 	})
-	if !strings.Contains(msg, "Props.Submissions is not supported with Locks or TotalLimit") {
-		t.Errorf("submissions with Locks: panic %q", msg)
+	if !strings.Contains(msg, "Props.Submissions needs WaitStrategy Callback") {
+		t.Errorf("Poll with several locks and submissions: panic %q", msg)
 	}
 	if callbackStack.sem.SubmitFunction() != nil {
 		t.Error("a semaphore without Submissions has a submit function")
@@ -114,5 +114,47 @@ func TestSubmissionsWithPrioritiesAndWeights(t *testing.T) {
 		if env[machines.EnvSubmitPriorityPath] != "$.urgency" || env[machines.EnvSubmitPriorityAgeing] != want || env[machines.EnvSubmitWeightPath] != "$.slots" {
 			t.Errorf("PriorityAgeing %d: submit environment = %v, want ageing %s", ageing, env, want)
 		}
+	}
+}
+
+// TestSubmissionsWithSeveralLocksOrATotalCap: a semaphore with Locks, and one with a TotalLimit,
+// take submissions; their submit function reads the machine's definition (no lock name or path
+// in its environment, the several-locks flag set) and may describe that machine.
+func TestSubmissionsWithSeveralLocksOrATotalCap(t *testing.T) {
+	for name, p := range map[string]semaphore.Props{
+		"Locks":      {Locks: []semaphore.LockSpec{{LockName: "a"}, {LockNamePath: "$.b", Limit: 3}}},
+		"TotalLimit": {LockNamePath: "$.tenant", TotalLimit: 12},
+	} {
+		t.Run(name, func(t *testing.T) {
+			app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{"aws:cdk:bundling-stacks": []string{}}})
+			stack := awscdk.NewStack(app, jsii.String("SeveralLocksSubmissions"), nil)
+			p.Limit, p.WorkFunction, p.WaitStrategy, p.Submissions = 2, echoFunction(stack, "Work"), semaphore.WaitCallback, jsii.Bool(true)
+			sem := semaphore.New(stack, jsii.String("Semaphore"), &p)
+			if sem.SubmitFunction() == nil {
+				t.Fatal("SubmitFunction() is nil")
+			}
+			f := fixture{stack: stack, sem: sem, template: assertions.Template_FromStack(stack, nil)}
+			f.json = *f.template.ToJSON()
+			var env map[string]any
+			for id, fn := range resources(f, "AWS::Lambda::Function") {
+				if strings.HasPrefix(id, "Semaphore"+semaphore.SubmitID) {
+					env = props(fn)["Environment"].(map[string]any)["Variables"].(map[string]any)
+				}
+			}
+			_, hasName := env[machines.EnvSubmitLockName]
+			_, hasPath := env[machines.EnvSubmitLockNamePath]
+			if env[machines.EnvSubmitSeveralLocks] != "true" || hasName || hasPath {
+				t.Errorf("submit environment = %v, want %s=true and no lock name or path", env, machines.EnvSubmitSeveralLocks)
+			}
+			var describes []any
+			for _, s := range policyStatements(f, "SemaphoreSubmit") {
+				if slices.Contains(strs(s["Action"]), any("states:DescribeStateMachine")) {
+					describes = append(describes, s["Resource"])
+				}
+			}
+			if len(describes) != 1 || !strings.Contains(compact(describes[0]), "SemaphoreStateMachine") {
+				t.Errorf("states:DescribeStateMachine granted on %v, want the semaphore's machine alone", describes)
+			}
+		})
 	}
 }

@@ -40,8 +40,8 @@ func checkWorkKinds(p *Props) {
 }
 
 // checkSubmissions panics when Props.Submissions is on without the Callback strategy (whose
-// releases start the submissions), with several locks, a total cap, priorities or weights, or
-// with a SubmissionTTL under a second.
+// releases start the submissions), or with a SubmissionTTL under a second. With several locks
+// or a total cap, a submission waits for the first lock its execution takes.
 func checkSubmissions(p *Props, opts machines.SemaphoreOptions) {
 	if p.Submissions == nil || !*p.Submissions {
 		if p.SubmissionTTL != nil {
@@ -51,11 +51,6 @@ func checkSubmissions(p *Props, opts machines.SemaphoreOptions) {
 	}
 	if opts.WaitStrategy != machines.WaitCallback {
 		invalid("Props.Submissions needs WaitStrategy %s (its releases start the submissions), got %s", machines.WaitCallback, opts.WaitStrategy)
-	}
-	// A submission waits for one lock (with the priority and weight its input gives, read as
-	// the machine reads them): what it is started as must be that too.
-	if len(opts.Locks) > 0 || opts.TotalLimit != 0 {
-		invalid("Props.Submissions is not supported with Locks or TotalLimit (a submission waits for one lock); remove one of them")
 	}
 	duration("SubmissionTTL", p.SubmissionTTL) // panics unless at least a second
 }

@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"context"
+	"sync"
 
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
 	"github.com/turnstile-sfn/turnstile/constructs/cleanup"
@@ -60,11 +61,34 @@ func handlers(loss *startLoss) map[string]stack.HandlerFactory {
 			if err != nil {
 				return nil, err
 			}
-			h, err := submit.New(cfg, locks)
-			if err != nil {
-				return nil, err
+			if !cfg.SeveralLocks {
+				h, err := submit.New(cfg, locks)
+				if err != nil {
+					return nil, err
+				}
+				return lambdafn.FromLambdaHandler(h.Handle), nil
 			}
-			return lambdafn.FromLambdaHandler(h.Handle), nil
+			// The function reads the machine's definition at its cold start: here at its first
+			// invocation, since the stack creates its state machines after its functions.
+			var mu sync.Mutex
+			var handle lambdafn.Handler
+			return func(ctx context.Context, payload []byte) ([]byte, error) {
+				mu.Lock()
+				if handle == nil {
+					loaded, err := submit.LoadFirstLock(ctx, env.StepFunctions, cfg)
+					var h *submit.Handler
+					if err == nil {
+						h, err = submit.New(loaded, locks)
+					}
+					if err != nil {
+						mu.Unlock()
+						return nil, err
+					}
+					handle = lambdafn.FromLambdaHandler(h.Handle)
+				}
+				mu.Unlock()
+				return handle(ctx, payload)
+			}, nil
 		},
 		cleanup.ReconcilerPackage: func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
 			cfg, err := reconcile.ConfigFromEnv(lookupIn(fn))

@@ -25,7 +25,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	locks, err := lock.New(cfg.TableName, dynamodb.NewFromConfig(awsCfg), sfn.NewFromConfig(awsCfg))
+	sfnClient := sfn.NewFromConfig(awsCfg)
+	if cfg, err = submit.LoadFirstLock(context.Background(), sfnClient, cfg); err != nil {
+		log.Fatal(err)
+	}
+	locks, err := lock.New(cfg.TableName, dynamodb.NewFromConfig(awsCfg), sfnClient)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -117,6 +117,9 @@ type Config struct {
 	// Weighted gives the semaphore weighted permits: WeightPath DemoWeightPath (Callback
 	// only). Default: false, one slot each.
 	Weighted bool
+	// Submissions deploys the semaphore's submit function (semaphore.Props.Submissions;
+	// Callback only). Default: false.
+	Submissions bool
 }
 
 // DemoWeightPath is where the demo's executions give their weight, when Weighted.

@@ -102,6 +102,9 @@ func NewStack(scope constructs.Construct, cfg Config) Stack {
 	if cfg.Weighted {
 		props.WeightPath = DemoWeightPath
 	}
+	if cfg.Submissions {
+		props.Submissions = jsii.Bool(true)
+	}
 	if cfg.PriorityAgeing > 0 {
 		props.PriorityPath, props.PriorityAgeing = DemoPriorityPath, cfg.PriorityAgeing
 	}

@@ -9,6 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
+	"github.com/turnstile-sfn/turnstile/asl"
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/lock"
 )
@@ -19,13 +23,21 @@ type Config struct {
 	TableName string
 	// StateMachineArn is the semaphore machine (Callback strategy). Required.
 	StateMachineArn string
-	// Limit is the semaphore's limit. Required.
+	// Limit is the semaphore's limit. Required, except with SeveralLocks.
 	Limit int
-	// LockName is the fixed lock name; exactly one of LockName and LockNamePath is required.
+	// LockName is the fixed lock name; exactly one of LockName, LockNamePath and SeveralLocks
+	// is required.
 	LockName string
 	// LockNamePath is where each input names its lock: a "$." path of member names
 	// ("$.deployment.environment").
 	LockNamePath string
+	// SeveralLocks is true for a semaphore with several locks or a total cap: each input waits
+	// for the first lock its execution takes (machines.FirstLock), read from the machine's
+	// definition by LoadFirstLock.
+	SeveralLocks bool
+	// FirstLock is, with SeveralLocks, what the machine reads of each input to list its locks;
+	// LoadFirstLock sets it. Required with SeveralLocks.
+	FirstLock *machines.FirstLock
 	// TTL is how long a submission may wait. Default: lock.DefaultSubmissionTTL.
 	TTL time.Duration
 	// PriorityPath is where each input gives its priority (the semaphore's PriorityPath, a
@@ -44,11 +56,39 @@ var ErrConfig = errors.New("submit: invalid configuration")
 // ErrNoLockName: the input has no non-empty string at the LockNamePath.
 var ErrNoLockName = errors.New("submit: the execution input has no non-empty string at the lock name path")
 
+// DescribeStateMachineAPI is what LoadFirstLock needs of Step Functions; *sfn.Client has it.
+type DescribeStateMachineAPI interface {
+	DescribeStateMachine(ctx context.Context, in *sfn.DescribeStateMachineInput, opts ...func(*sfn.Options)) (*sfn.DescribeStateMachineOutput, error)
+}
+
+// LoadFirstLock reads, for a Config with SeveralLocks, the machine's definition
+// (DescribeStateMachine) and sets FirstLock from it: the submit function calls it once, at cold
+// start. Other Configs are returned as they are.
+func LoadFirstLock(ctx context.Context, api DescribeStateMachineAPI, c Config) (Config, error) {
+	if !c.SeveralLocks {
+		return c, nil
+	}
+	out, err := api.DescribeStateMachine(ctx, &sfn.DescribeStateMachineInput{StateMachineArn: aws.String(c.StateMachineArn)})
+	if err != nil {
+		return c, fmt.Errorf("submit: read the definition of %s (the function needs states:DescribeStateMachine on it): %w", c.StateMachineArn, err)
+	}
+	m, err := asl.Parse([]byte(aws.ToString(out.Definition)))
+	if err != nil {
+		return c, fmt.Errorf("%w: the definition of %s: %v", ErrConfig, c.StateMachineArn, err)
+	}
+	first, ok := machines.SemaphoreFirstLock(m)
+	if !ok {
+		return c, fmt.Errorf("%w: %s is no Turnstile semaphore with several locks or a total cap (%s is set)", ErrConfig, c.StateMachineArn, machines.EnvSubmitSeveralLocks)
+	}
+	c.FirstLock = &first
+	return c, nil
+}
+
 // ConfigFromEnv reads a Config from the environment the Semaphore construct sets.
 func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 	get := func(name string) string { v, _ := lookup(name); return v }
 	c := Config{TableName: get(machines.EnvReconcilerLockTable), StateMachineArn: get(machines.EnvReconcilerStateMachineArn),
-		LockName: get(machines.EnvSubmitLockName), LockNamePath: get(machines.EnvSubmitLockNamePath),
+		LockName: get(machines.EnvSubmitLockName), LockNamePath: get(machines.EnvSubmitLockNamePath), SeveralLocks: get(machines.EnvSubmitSeveralLocks) == "true",
 		PriorityPath: get(machines.EnvSubmitPriorityPath), WeightPath: get(machines.EnvSubmitWeightPath)}
 	var err error
 	if raw := get(machines.EnvSubmitPriorityAgeing); raw != "" {
@@ -69,9 +109,11 @@ func ConfigFromEnv(lookup func(string) (string, bool)) (Config, error) {
 
 func (c Config) validate() error {
 	switch {
-	case c.TableName == "" || !strings.Contains(c.StateMachineArn, ":stateMachine:") || c.Limit < 1:
+	case c.TableName == "" || !strings.Contains(c.StateMachineArn, ":stateMachine:") || (c.Limit < 1 && !c.SeveralLocks):
 		return fmt.Errorf("%w: the lock table, the state machine ARN and a limit of at least 1 are required", ErrConfig)
-	case (c.LockName == "") == (c.LockNamePath == ""):
+	case c.SeveralLocks && (c.LockName != "" || c.LockNamePath != "" || c.PriorityPath != "" || c.WeightPath != ""):
+		return fmt.Errorf("%w: a semaphore with several locks or a total cap has no single lock name, lock name path, priority path or weight path", ErrConfig)
+	case !c.SeveralLocks && (c.LockName == "") == (c.LockNamePath == ""):
 		return fmt.Errorf("%w: exactly one of the lock name and the lock name path is required", ErrConfig)
 	case c.LockNamePath != "" && !memberPath(c.LockNamePath):
 		return fmt.Errorf("%w: the lock name path %q is not a \"$.\" path of member names", ErrConfig, c.LockNamePath)
@@ -107,6 +149,9 @@ type Handler struct {
 func New(cfg Config, locks *lock.Client) (*Handler, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
+	}
+	if cfg.SeveralLocks && cfg.FirstLock == nil {
+		return nil, fmt.Errorf("%w: with several locks, read the machine's locks first (LoadFirstLock)", ErrConfig)
 	}
 	return &Handler{cfg: cfg, locks: locks}, nil
 }
@@ -170,22 +215,28 @@ func (h *Handler) one(ctx context.Context, input string) (Response, error) {
 	return Response{Submissions: []lock.Submission{s}}, nil
 }
 
-// submit submits one input to its lock, with the priority and weight it gives; an input the
-// machine would refuse (no lock name, an invalid priority or weight) is not submitted: a named
-// error (ErrNoLockName, machines.ErrInputPriority, machines.ErrInputWeight).
+// submit submits one input to its lock (with several locks, the first its execution takes),
+// with the priority and weight it gives; an input the machine would refuse (no lock name, an
+// invalid priority or weight) is not submitted: a named error (ErrNoLockName,
+// machines.ErrInputLockName, machines.ErrInputPriority, machines.ErrInputWeight).
 func (h *Handler) submit(ctx context.Context, input string) (lock.Submission, error) {
 	var doc any
 	if err := json.Unmarshal([]byte(input), &doc); err != nil {
 		return lock.Submission{}, fmt.Errorf("%w: the input is not JSON: %v", lock.ErrInvalidRequest, err)
 	}
 	r := lock.SubmitRequest{Lock: h.cfg.LockName, Limit: h.cfg.Limit, StateMachine: h.cfg.StateMachineArn, Input: input, TTL: h.cfg.TTL, PriorityAgeing: h.cfg.PriorityAgeing}
-	if h.cfg.LockNamePath != "" {
+	var err error
+	switch {
+	case h.cfg.FirstLock != nil:
+		if r.Lock, r.Limit, err = h.cfg.FirstLock.For(input); err != nil {
+			return lock.Submission{}, err
+		}
+	case h.cfg.LockNamePath != "":
 		v, _ := valueAt(doc, h.cfg.LockNamePath)
 		if r.Lock, _ = v.(string); r.Lock == "" {
 			return lock.Submission{}, fmt.Errorf("%w (%s)", ErrNoLockName, h.cfg.LockNamePath)
 		}
 	}
-	var err error
 	if r.Priority, r.Weight, err = h.cfg.order().Read(func(path string) (any, bool) { return valueAt(doc, path) }); err != nil {
 		return lock.Submission{}, err
 	}

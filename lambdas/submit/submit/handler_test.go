@@ -156,3 +156,74 @@ func TestPrioritiesAndWeights(t *testing.T) {
 		t.Errorf("a priority path without ageing: %v, want ErrConfig", err)
 	}
 }
+
+// definition answers DescribeStateMachine with one definition.
+type definition string
+
+func (d definition) DescribeStateMachine(context.Context, *sfn.DescribeStateMachineInput, ...func(*sfn.Options)) (*sfn.DescribeStateMachineOutput, error) {
+	return &sfn.DescribeStateMachineOutput{Definition: aws.String(string(d))}, nil
+}
+
+// TestSeveralLocks: configured for a semaphore with several locks (the construct's environment),
+// the function reads the machine's definition and submits each input to the first lock its
+// execution takes, the first by name, with that lock's limit: "db" at $.a (limit 1) before
+// "queue" and "region". The second input naming "db" first queues behind the first; one whose
+// first lock is "queue" starts; one without a name at a lock name path fails with machines.ErrInputLockName.
+// Without LoadFirstLock, New refuses the configuration.
+func TestSeveralLocks(t *testing.T) {
+	ctx := t.Context()
+	table := server.CreateLockTable(t)
+	m, err := machines.Semaphore(machines.SemaphoreOptions{Locks: []machines.LockSpec{{LockNamePath: "$.a", Limit: 1}, {LockNamePath: "$.b"}, {LockName: "region"}},
+		Limit: 2, WaitStrategy: machines.WaitCallback, Work: machines.LambdaWork("arn:work")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rendered, err := m.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"TURNSTILE_LOCK_TABLE": table, "TURNSTILE_STATE_MACHINE_ARN": machine, "TURNSTILE_LIMIT": "2", "TURNSTILE_SEVERAL_LOCKS": "true"}
+	cfg, err := submit.ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf := &starts{inputs: map[string]string{}}
+	locks, err := lock.New(table, server.Client, sf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := submit.New(cfg, locks); !errors.Is(err, submit.ErrConfig) || !strings.Contains(err.Error(), "LoadFirstLock") {
+		t.Fatalf("New before LoadFirstLock: %v, want ErrConfig", err)
+	}
+	if cfg, err = submit.LoadFirstLock(ctx, definition(rendered), cfg); err != nil {
+		t.Fatal(err)
+	}
+	h, err := submit.New(cfg, locks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subs []lock.Submission
+	for _, in := range []string{`{"a":"db","b":"queue"}`, `{"a":"db","b":"x"}`, `{"a":"z","b":"queue"}`} {
+		res, err := h.Handle(ctx, json.RawMessage(in))
+		if err != nil || len(res.Submissions) != 1 {
+			t.Fatalf("%s: %+v, %v", in, res, err)
+		}
+		subs = append(subs, res.Submissions[0])
+	}
+	if subs[0].Lock != "db" || subs[1].Lock != "db" || subs[2].Lock != "queue" {
+		t.Errorf("submitted to %q, %q, %q; want db, db, queue", subs[0].Lock, subs[1].Lock, subs[2].Lock)
+	}
+	if st, err := locks.Status(ctx, "db", subs[1].ID); err != nil || st.Outcome != lock.OutcomeQueued {
+		t.Errorf("the second on db (limit 1) = %+v, %v; want queued", st, err)
+	}
+	if len(sf.inputs) != 2 {
+		t.Errorf("started %v, want the first on db and the one on queue", sf.inputs)
+	}
+	if _, err := h.Handle(ctx, json.RawMessage(`{"a":"db"}`)); !errors.Is(err, machines.ErrInputLockName) {
+		t.Errorf("an input without $.b: %v, want ErrInputLockName", err)
+	}
+	env["TURNSTILE_LOCK_NAME"] = "L"
+	if _, err := submit.ConfigFromEnv(func(k string) (string, bool) { v, ok := env[k]; return v, ok }); !errors.Is(err, submit.ErrConfig) {
+		t.Errorf("several locks and a lock name: %v, want ErrConfig", err)
+	}
+}

@@ -1,0 +1,147 @@
+package machines
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	jsonata "github.com/xiatechs/jsonata-go"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+)
+
+// Reading the first lock a semaphore with several locks (SemaphoreOptions.Locks) or a total cap
+// (SemaphoreOptions.TotalLimit) takes for an execution input, outside the machine: the lock a
+// submission (lock.SubmitRequest) of that input waits for. Its execution then starts holding
+// that lock and waits for the others in flight, in the machine's order, as any execution does.
+
+// ErrInputLockName: the execution input has no non-empty string at one of the machine's lock
+// name paths, or, with a total cap, one that begins with the total lock's name (the machine's
+// Check Lock Names fails such an execution with ErrorInvalidLockName); fix the input.
+var ErrInputLockName = errors.New("the execution input has no usable lock name")
+
+// FirstLock is what a semaphore machine with several locks or a total cap reads of each input
+// to list its locks: the JSONata expression of its Prepare Locks state, and the checks of its
+// Check Lock Names state. Its For gives an input's first lock. The zero value is no such
+// machine.
+type FirstLock struct {
+	// locks is Prepare Locks' expression of the execution's locks, without "{%" and "%}".
+	locks string
+	// paths are the lock name paths Check Lock Names tests, in order.
+	paths []string
+	// reserved is the prefix of names Check Lock Names refuses (the total lock's), or "".
+	reserved string
+}
+
+// SemaphoreFirstLock reads back what a semaphore machine Semaphore generated with several locks
+// or a total cap reads of each input to list its locks. ok is false for any other machine (a
+// single lock: SemaphoreLockName, SemaphoreLockNamePath).
+func SemaphoreFirstLock(m *asl.StateMachine) (f FirstLock, ok bool) {
+	prepare, isPass := m.States.Get(StatePrepareLocks).(*asl.Pass)
+	if !isPass {
+		return FirstLock{}, false
+	}
+	output, _ := prepare.Output.(map[string]any)
+	expr, _ := output["locks"].(string)
+	if !asl.IsExpression(expr) {
+		return FirstLock{}, false
+	}
+	f.locks = strings.TrimSpace(expr[2 : len(expr)-2])
+	check, _ := m.States.Get(StateCheckLockNames).(*asl.Choice)
+	if check == nil {
+		return f, true
+	}
+	for _, rule := range check.Choices {
+		if rule.Operator == "StringMatches" {
+			pattern, _ := rule.Value.(string)
+			f.reserved = strings.NewReplacer(`\\`, `\`, `\*`, `*`).Replace(strings.TrimSuffix(pattern, "*"))
+		}
+		if rule.Variable != "" && !slices.Contains(f.paths, rule.Variable) {
+			f.paths = append(f.paths, rule.Variable)
+		}
+	}
+	return f, true
+}
+
+// For returns the first lock the machine takes for the execution input (JSON text) and that
+// lock's limit, evaluating the machine's own Prepare Locks expression: the first of its locks
+// sorted by name (with a total cap, the key's lock). An input the machine's Check Lock Names
+// refuses gives ErrInputLockName.
+func (f FirstLock) For(input string) (lockName string, limit int, err error) {
+	if f.locks == "" {
+		return "", 0, errors.New("machines: FirstLock is the zero value; read it with SemaphoreFirstLock")
+	}
+	var doc any
+	if input == "" {
+		input = "{}"
+	}
+	if err := json.Unmarshal([]byte(input), &doc); err != nil {
+		return "", 0, fmt.Errorf("the execution input is not JSON: %w", err)
+	}
+	for _, p := range f.paths {
+		path, ok := jsonataInputPath(p)
+		if !ok {
+			return "", 0, fmt.Errorf("machines: the lock name path %q cannot be read outside the machine", p)
+		}
+		v, err := evalOnInput(path, doc)
+		name, isString := v.(string)
+		switch {
+		case err != nil && !errors.Is(err, jsonata.ErrUndefined):
+			return "", 0, fmt.Errorf("machines: read %s: %w", p, err)
+		case !isString || name == "":
+			return "", 0, fmt.Errorf("%w: %s is %s, not a non-empty string", ErrInputLockName, p, describe(v))
+		case f.reserved != "" && strings.HasPrefix(name, f.reserved):
+			return "", 0, fmt.Errorf("%w: %s is %q, which begins with %q, the total lock's name", ErrInputLockName, p, name, f.reserved)
+		}
+	}
+	v, err := evalOnInput(f.locks, doc)
+	if err != nil {
+		return "", 0, fmt.Errorf("machines: evaluate the machine's locks: %w", err)
+	}
+	locks, _ := v.([]any)
+	if len(locks) == 0 {
+		return "", 0, fmt.Errorf("%w: the input names no lock", ErrInputLockName)
+	}
+	first, _ := locks[0].(map[string]any)
+	lockName, _ = first["lockName"].(string)
+	n, whole := wholeNumber(first["limit"])
+	if lockName == "" || !whole || n < 1 {
+		return "", 0, fmt.Errorf("machines: the machine's first lock is %v, not a name and a limit", locks[0])
+	}
+	return lockName, int(n), nil
+}
+
+// describe names a value read from the input for an error: "absent" when there is none.
+func describe(v any) string {
+	if v == nil {
+		return "absent or null"
+	}
+	raw, _ := json.Marshal(v)
+	return string(raw)
+}
+
+// evalOnInput evaluates a JSONata expression with $states.input bound to doc (decoded by
+// encoding/json), as a JSONata state sees its input.
+func evalOnInput(expr string, doc any) (any, error) {
+	e, err := jsonata.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.RegisterVars(map[string]any{"states": map[string]any{"input": doc}}); err != nil {
+		return nil, err
+	}
+	return e.Eval(doc)
+}
+
+// SemaphoreParks reports whether a semaphore machine Semaphore generated parks its waiters
+// (WaitCallback): it has a Wait In Queue state, at the top or inside its Acquire Locks Map.
+// Only such a machine's releases start submissions.
+func SemaphoreParks(m *asl.StateMachine) bool {
+	if m.States.Get(StateWaitInQueue) != nil {
+		return true
+	}
+	acquire, ok := m.States.Get(StateAcquireLocks).(*asl.Map)
+	return ok && acquire.ItemProcessor != nil && acquire.ItemProcessor.Graph.States.Get(StateWaitInQueue) != nil
+}

@@ -1,0 +1,162 @@
+package machines_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/turnstile-sfn/turnstile/asl"
+	"github.com/turnstile-sfn/turnstile/asl/machines"
+	"github.com/turnstile-sfn/turnstile/emulator"
+)
+
+// TestFirstLockIsTheMachines: for crafted and random inputs, FirstLock.For gives the first lock
+// (and its limit) that the machine's own Check Lock Names and Prepare Locks give when run in the
+// emulator, for a semaphore with several locks and one with a total cap; an input the machine
+// refuses with Turnstile.InvalidLockName gives ErrInputLockName.
+func TestFirstLockIsTheMachines(t *testing.T) {
+	work := machines.LambdaWork("arn:work")
+	several, err := machines.Semaphore(machines.SemaphoreOptions{Locks: []machines.LockSpec{{LockName: "m%}"}, {LockNamePath: "$.region"}, {LockNamePath: "$.jobs[0].queue", Limit: 3}},
+		Limit: 2, WaitStrategy: machines.WaitCallback, Work: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, err := machines.Semaphore(machines.SemaphoreOptions{LockNamePath: "$.tenant", Limit: 3, TotalLimit: 12, WaitStrategy: machines.WaitCallback, Work: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed, err := machines.Semaphore(machines.SemaphoreOptions{Locks: []machines.LockSpec{{LockName: "z"}, {LockName: "b", Limit: 4}}, Limit: 2, WaitStrategy: machines.WaitCallback, Work: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	em := emulator.New(emulator.Options{Clock: emulator.NewScaledClock(time.Time{}, 0)})
+	defer em.Close()
+
+	names := []any{"a", "eu", "m%}", "q", "~last", "#total", "#total#x", "", 7, nil}
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func() any { return names[rng.IntN(len(names))] }
+	for i, m := range []*asl.StateMachine{several, total, fixed} {
+		first, ok := machines.SemaphoreFirstLock(m)
+		if !ok {
+			t.Fatalf("machine %d: SemaphoreFirstLock not ok", i)
+		}
+		arn := prepareOnly(t, em, fmt.Sprintf("first-%d", i), m)
+		inputs := []string{`{"region":"eu","jobs":[{"queue":"a"}],"tenant":"t"}`, `{}`, `"text"`, `{"region":"q","jobs":[{"queue":"q"}],"tenant":"#total#q"}`}
+		for range 40 {
+			doc := map[string]any{"region": pick(), "tenant": pick(), "jobs": []any{map[string]any{"queue": pick()}}}
+			if rng.IntN(5) == 0 {
+				delete(doc, "region")
+			}
+			raw, _ := json.Marshal(doc)
+			inputs = append(inputs, string(raw))
+		}
+		for _, input := range inputs {
+			wantName, wantLimit, refused := runPrepare(t, em, arn, input)
+			name, limit, err := first.For(input)
+			switch {
+			case refused && !errors.Is(err, machines.ErrInputLockName):
+				t.Errorf("machine %d, %s: For = %q, %d, %v; the machine refuses it, want ErrInputLockName", i, input, name, limit, err)
+			case !refused && (err != nil || name != wantName || limit != wantLimit):
+				t.Errorf("machine %d, %s: For = %q, %d, %v; want %q, %d", i, input, name, limit, err, wantName, wantLimit)
+			}
+		}
+	}
+	if _, ok := machines.SemaphoreFirstLock(mustSemaphore(t, machines.SemaphoreOptions{LockName: "L", Limit: 1, WaitStrategy: machines.WaitCallback, Work: work})); ok {
+		t.Error("SemaphoreFirstLock of a single-lock machine is ok, want not")
+	}
+	if _, _, err := (machines.FirstLock{}).For("{}"); err == nil {
+		t.Error("the zero FirstLock gave a lock")
+	}
+}
+
+// TestSemaphoreParks: a machine parks its waiters under the Callback strategy, with one lock or
+// several, and not under Poll.
+func TestSemaphoreParks(t *testing.T) {
+	work := machines.LambdaWork("arn:work")
+	locks := []machines.LockSpec{{LockName: "a"}, {LockName: "b"}}
+	for _, tc := range []struct {
+		opts machines.SemaphoreOptions
+		want bool
+	}{
+		{machines.SemaphoreOptions{LockName: "L", Limit: 1, WaitStrategy: machines.WaitCallback, Work: work}, true},
+		{machines.SemaphoreOptions{LockName: "L", Limit: 1, WaitStrategy: machines.WaitPoll, Work: work}, false},
+		{machines.SemaphoreOptions{Locks: locks, Limit: 1, WaitStrategy: machines.WaitCallback, Work: work}, true},
+		{machines.SemaphoreOptions{Locks: locks, Limit: 1, WaitStrategy: machines.WaitPoll, Work: work}, false},
+		{machines.SemaphoreOptions{LockNamePath: "$.k", TotalLimit: 2, Limit: 1, WaitStrategy: machines.WaitCallback, Work: work}, true},
+	} {
+		if got := machines.SemaphoreParks(mustSemaphore(t, tc.opts)); got != tc.want {
+			t.Errorf("%s, %d locks, total %d: SemaphoreParks = %v, want %v", tc.opts.WaitStrategy, len(tc.opts.Locks), tc.opts.TotalLimit, got, tc.want)
+		}
+	}
+}
+
+func mustSemaphore(t *testing.T, o machines.SemaphoreOptions) *asl.StateMachine {
+	t.Helper()
+	m, err := machines.Semaphore(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// prepareOnly creates in em a machine of m's Check Lock Names (when it has one) and Prepare
+// Locks, ending there.
+func prepareOnly(t *testing.T, em *emulator.Emulator, name string, m *asl.StateMachine) string {
+	t.Helper()
+	var states asl.States
+	for _, n := range []string{machines.StateCheckLockNames, machines.StateInvalidLockName, machines.StatePrepareLocks} {
+		s := m.States.Get(n)
+		if s == nil {
+			continue
+		}
+		if p, ok := s.(*asl.Pass); ok {
+			clone := *p
+			clone.Transition = asl.End()
+			s = &clone
+		}
+		states = append(states, asl.NamedState{Name: n, State: s})
+	}
+	rendered, err := (&asl.StateMachine{StartAt: states[0].Name, States: states}).Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	arn, err := em.CreateStateMachine(name, string(rendered), emulator.StateMachineOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return arn
+}
+
+// runPrepare runs the machine of prepareOnly on input: its first lock, or refused when it failed
+// with Turnstile.InvalidLockName.
+func runPrepare(t *testing.T, em *emulator.Emulator, arn, input string) (name string, limit int, refused bool) {
+	t.Helper()
+	started, err := em.StartExecution(context.Background(), arn, "", input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := em.Wait(context.Background(), started.ExecutionArn)
+	if err != nil {
+		t.Fatalf("%s: %v", input, err)
+	}
+	if done.Output == nil {
+		if deref(done.Error) != machines.ErrorInvalidLockName {
+			t.Fatalf("%s: the machine failed with %s: %s", input, deref(done.Error), deref(done.Cause))
+		}
+		return "", 0, true
+	}
+	var out struct {
+		Locks []struct {
+			LockName string `json:"lockName"`
+			Limit    int    `json:"limit"`
+		} `json:"locks"`
+	}
+	if err := json.Unmarshal([]byte(*done.Output), &out); err != nil || len(out.Locks) == 0 {
+		t.Fatalf("%s: output %s: %v", input, *done.Output, err)
+	}
+	return out.Locks[0].LockName, out.Locks[0].Limit, false
+}
