@@ -367,22 +367,32 @@ func sleepReal(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Contention backoff: when a concurrent release took the waiter a release reached for, the
-// release waits before it reads again, up to contentionBase << tries, at most contentionMax,
-// so that releases freed at one moment (work of equal length) spread out instead of all
-// reaching for the same oldest waiters: each try that loses costs a cancelled transaction.
+// Contention backoff: an operation that lost a race (a concurrent release took the waiter a
+// release reached for, a lock changed between two readings) waits before it reads again, a wait
+// drawn uniformly from a window (full jitter). The window is contentionBase << tries, at most
+// contentionCap; for a release that knows how many may be reaching for the same head of the line
+// (the holders it read: work of equal length frees them at one moment, a herd), at least one
+// round trip of its own per holder, at most contentionMax. Only one hand-off a round trip can
+// win the head (strict first in, first out), so a herd spread that way loses about once per
+// release instead of once per release and round: each loss costs a cancelled transaction.
 const (
 	contentionBase = 50 * time.Millisecond
-	contentionMax  = 2 * time.Second
+	contentionCap  = 2 * time.Second
+	contentionMax  = 12 * time.Second
 )
 
-// backoff waits before the tries-th retry of a contended release of holder. The wait is drawn
-// from the holder and the try, not from a shared random source, so that a run replays.
-func (c *Client) backoff(ctx context.Context, holder string, tries int) error {
-	ceiling := min(contentionBase<<min(tries, 16), contentionMax)
+// backoff waits before the tries-th retry of an operation of key that lost a race: contenders
+// is the number of operations that may be reaching for the same item (0 when unknown), and
+// roundTrip how long the lost try took. The wait is drawn from the key and the try, not from a
+// shared random source, so that a run replays.
+func (c *Client) backoff(ctx context.Context, key string, tries, contenders int, roundTrip time.Duration) error {
+	window := min(contentionBase<<min(tries, 16), contentionCap)
+	if herd := time.Duration(contenders) * roundTrip; herd > window {
+		window = min(herd, contentionMax)
+	}
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%d", holder, tries)
-	return c.sleep(ctx, time.Duration(h.Sum64()%uint64(ceiling)))
+	fmt.Fprintf(h, "%s\x00%d", key, tries)
+	return c.sleep(ctx, time.Duration(h.Sum64()%uint64(window)))
 }
 
 // timestamp renders the current time like $$.State.EnteredTime.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -42,9 +43,9 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 			return res, err
 		case step.next != "":
 			holder = step.next // a dead waiter was handed the slot: release it in turn
-		case step.contended:
+		case step.contenders > 0:
 			contended++
-			if err := c.backoff(ctx, holder, contended); err != nil {
+			if err := c.backoff(ctx, holder, contended, step.contenders, step.roundTrip); err != nil {
 				return res, err
 			}
 		}
@@ -69,17 +70,22 @@ func (c *Client) ReleaseIfHeld(ctx context.Context, lock, execution string, limi
 
 // releaseStep is what one release step says: done when the release is complete, next naming a
 // dead waiter that was handed the slot and must be released in turn, neither when the lock
-// changed and the step must be tried again; contended when that is because a concurrent
+// changed and the step must be tried again; contenders when that is because a concurrent
 // release took the waiter this one reached for.
 type releaseStep struct {
-	done      bool
-	next      string
-	contended bool
+	done bool
+	next string
+	// contenders, for a step that lost its waiter to a concurrent release, is the number of
+	// holders it read (as many releases may be reaching for the head of the line at once), and
+	// roundTrip how long the step took, from its read to its cancelled transaction.
+	contenders int
+	roundTrip  time.Duration
 }
 
 // releaseOnce makes one release step for holder from one read.
 func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
+	start := c.now()
 	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead)
 	if err != nil {
 		return releaseStep{done: true}, err
@@ -147,7 +153,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 			continue
 		case tx.outcome == refused:
 			// Taken by a concurrent release: the others in this read are likely taken too.
-			return releaseStep{contended: true}, nil
+			return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start)}, nil
 		case tx.outcome == notApplied:
 			return releaseStep{}, nil
 		case tx.outcome == unknown:
