@@ -369,27 +369,18 @@ func sleepReal(ctx context.Context, d time.Duration) error {
 
 // Contention backoff: an operation that lost a race (a concurrent release took the waiter a
 // release reached for, a lock changed between two readings) waits before it reads again, a wait
-// drawn uniformly from a window (full jitter). The window is contentionBase << tries, at most
-// contentionCap; for a release that knows how many may be reaching for the same head of the line
-// (the holders it read: work of equal length frees them at one moment, a herd), at least one
-// round trip of its own per holder, at most contentionMax. Only one hand-off a round trip can
-// win the head (strict first in, first out), so a herd spread that way loses about once per
-// release instead of once per release and round: each loss costs a cancelled transaction.
+// drawn uniformly from a window (full jitter): contentionBase << tries, at most contentionCap,
+// or wider for a herd (herdWindow).
 const (
 	contentionBase = 50 * time.Millisecond
 	contentionCap  = 2 * time.Second
-	contentionMax  = 12 * time.Second
 )
 
-// backoff waits before the tries-th retry of an operation of key that lost a race: contenders
-// is the number of operations that may be reaching for the same item (0 when unknown), and
-// roundTrip how long the lost try took. The wait is drawn from the key and the try, not from a
-// shared random source, so that a run replays.
-func (c *Client) backoff(ctx context.Context, key string, tries, contenders int, roundTrip time.Duration) error {
-	window := min(contentionBase<<min(tries, 16), contentionCap)
-	if herd := time.Duration(contenders) * roundTrip; herd > window {
-		window = min(herd, contentionMax)
-	}
+// backoff waits before the tries-th retry of an operation of key that lost a race, over
+// herd when that is wider than the usual window. The wait is drawn from the key and the try,
+// not from a shared random source, so that a run replays.
+func (c *Client) backoff(ctx context.Context, key string, tries int, herd time.Duration) error {
+	window := max(min(contentionBase<<min(tries, 16), contentionCap), herd)
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%d", key, tries)
 	return c.sleep(ctx, time.Duration(h.Sum64()%uint64(window)))

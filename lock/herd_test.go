@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -32,13 +33,17 @@ func (d *cancelCounter) TransactWriteItems(ctx context.Context, in *dynamodb.Tra
 // TestReleaseHerd releases a full lock's holders all at once, a waiter behind each (work of
 // equal length ending at one moment): every waiter is handed a slot in ticket order, and the
 // releases that lose the head of the line to each other back off long enough that the
-// cancelled transactions stay bounded, about one per release (without the herd's window, each
+// cancelled transactions stay bounded, one or two per release (without the herd's window, each
 // release lost several times: about 1,500 cancelled write units here).
 func TestReleaseHerd(t *testing.T) {
 	const n = 100
 	ddb := &cancelCounter{Client: server.Client}
 	f := newFakeSFN()
-	c, err := lock.New(server.CreateLockTable(t), ddb, f)
+	// The holders' work took an hour (the clock moves on an hour once they hold): a release
+	// waits at most an eighth of that.
+	var later atomic.Int64
+	now := func() time.Time { return time.Now().Add(time.Duration(later.Load())) }
+	c, err := lock.New(server.CreateLockTable(t), ddb, f, lock.WithNow(now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +59,7 @@ func TestReleaseHerd(t *testing.T) {
 	}
 	queue := waiters(read(t, c, n))
 	ddb.items.Store(0)
+	later.Store(int64(time.Hour))
 
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -88,8 +94,8 @@ func TestReleaseHerd(t *testing.T) {
 	if !slices.IsSorted(since) {
 		t.Errorf("grants out of ticket order: %v", since)
 	}
-	// A cancelled hand-off is 3 write units; the bound is one loss per release, and a half.
-	if got, bound := ddb.items.Load(), int64(3*n*3/2); got > bound {
+	// A cancelled hand-off is 3 write units; the bound is two losses per release.
+	if got, bound := ddb.items.Load(), int64(2*3*n); got > bound {
 		t.Errorf("the herd cancelled transactions of %d write units, want at most %d", got, bound)
 	} else {
 		t.Logf("the herd cancelled transactions of %d write units (bound %d)", got, bound)

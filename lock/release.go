@@ -36,6 +36,7 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	var res ReleaseResult
 	holder := execution
 	contended := 0
+	held := time.Duration(-1) // how long holder held its slot, once a loss needs it
 	for range c.attempts {
 		step, err := c.releaseOnce(ctx, lock, holder, limit, &res)
 		switch {
@@ -43,9 +44,15 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 			return res, err
 		case step.next != "":
 			holder = step.next // a dead waiter was handed the slot: release it in turn
+			held = -1
 		case step.contenders > 0:
 			contended++
-			if err := c.backoff(ctx, holder, contended, step.contenders, step.roundTrip); err != nil {
+			if held < 0 {
+				if held, err = c.heldFor(ctx, lock, holder); err != nil {
+					return res, err
+				}
+			}
+			if err := c.backoff(ctx, holder, contended, herdWindow(contended, step, held)); err != nil {
 				return res, err
 			}
 		}
@@ -193,6 +200,42 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		return releaseStep{next: w.execution}, nil
 	}
 	return releaseStep{}, nil
+}
+
+// Herd backoff: releases that reach for the head of the line together (work of equal length
+// ending at one moment) contend, and only one hand-off a round trip can win it (the oldest
+// waiter is served first); each loss costs a cancelled transaction. A release that lost waits
+// over a window of one round trip of its own per holder it read (as many may be reaching for
+// the head), so that a herd loses about once per release instead of once per release and round,
+// but at most herdMax, halved at each further loss (those left of a herd are fewer, and a
+// release's waits stay within its function's timeout), and at most 1/herdShare of the time its
+// slot was held: the slot idles while its release waits, which costs short work throughput.
+const (
+	herdMax   = 12 * time.Second
+	herdShare = 8
+)
+
+// herdWindow is the backoff window of a release after its tries-th loss, step being the lost
+// step and held how long the slot had been held.
+func herdWindow(tries int, step releaseStep, held time.Duration) time.Duration {
+	return min(time.Duration(step.contenders)*step.roundTrip, herdMax>>min(tries-1, 16), held/herdShare)
+}
+
+// heldFor reads how long execution has held its slot of lock (its holder item's AttributeSince),
+// 0 when it holds none or the time does not parse.
+func (c *Client) heldFor(ctx context.Context, lock, execution string) (time.Duration, error) {
+	out, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: aws.String(c.table), Key: HolderKey(lock, execution), ConsistentRead: aws.Bool(true),
+		ProjectionExpression: aws.String("#since"), ExpressionAttributeNames: map[string]string{"#since": AttributeSince},
+	})
+	if err != nil {
+		return 0, classify("read the holder "+execution, err)
+	}
+	since, err := time.Parse(SinceLayout, stringOf(out.Item, AttributeSince))
+	if err != nil {
+		return 0, nil
+	}
+	return max(c.now().Sub(since), 0), nil
 }
 
 // readBack runs the read-back of an operation whose outcome is unknown, again while it fails
