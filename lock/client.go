@@ -376,11 +376,16 @@ const (
 	contentionCap  = 2 * time.Second
 )
 
+// backoffWindow is the usual window of the tries-th backoff.
+func backoffWindow(tries int) time.Duration {
+	return min(contentionBase<<min(tries, 16), contentionCap)
+}
+
 // backoff waits before the tries-th retry of an operation of key that lost a race, over
 // herd when that is wider than the usual window. The wait is drawn from the key and the try,
 // not from a shared random source, so that a run replays.
 func (c *Client) backoff(ctx context.Context, key string, tries int, herd time.Duration) error {
-	window := max(min(contentionBase<<min(tries, 16), contentionCap), herd)
+	window := max(backoffWindow(tries), herd)
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%d", key, tries)
 	return c.sleep(ctx, time.Duration(h.Sum64()%uint64(window)))

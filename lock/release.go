@@ -47,12 +47,17 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 			held = -1
 		case step.contenders > 0:
 			contended++
-			if held < 0 {
-				if held, err = c.heldFor(ctx, lock, holder); err != nil {
-					return res, err
+			herd := herdWindow(contended, step)
+			if herd > backoffWindow(contended) {
+				// Only a herd's wider window needs the time the slot was held.
+				if held < 0 {
+					if held, err = c.heldFor(ctx, lock, holder); err != nil {
+						return res, err
+					}
 				}
+				herd = min(herd, held/herdShare)
 			}
-			if err := c.backoff(ctx, holder, contended, herdWindow(contended, step, held)); err != nil {
+			if err := c.backoff(ctx, holder, contended, herd); err != nil {
 				return res, err
 			}
 		}
@@ -216,9 +221,9 @@ const (
 )
 
 // herdWindow is the backoff window of a release after its tries-th loss, step being the lost
-// step and held how long the slot had been held.
-func herdWindow(tries int, step releaseStep, held time.Duration) time.Duration {
-	return min(time.Duration(step.contenders)*step.roundTrip, herdMax>>min(tries-1, 16), held/herdShare)
+// step, before the cap of the time its slot was held (herdShare).
+func herdWindow(tries int, step releaseStep) time.Duration {
+	return min(time.Duration(step.contenders)*step.roundTrip, herdMax>>min(tries-1, 16))
 }
 
 // heldFor reads how long execution has held its slot of lock (its holder item's AttributeSince),
