@@ -49,11 +49,10 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 			contended++
 			herd := herdWindow(contended, step)
 			if herd > backoffWindow(contended) {
-				// Only a herd's wider window needs the time the slot was held.
+				// Only a herd's wider window needs the time the slot was held; unread (an
+				// error), the usual window does.
 				if held < 0 {
-					if held, err = c.heldFor(ctx, lock, holder); err != nil {
-						return res, err
-					}
+					held = c.heldFor(ctx, lock, holder)
 				}
 				herd = min(herd, held/herdShare)
 			}
@@ -227,20 +226,20 @@ func herdWindow(tries int, step releaseStep) time.Duration {
 }
 
 // heldFor reads how long execution has held its slot of lock (its holder item's AttributeSince),
-// 0 when it holds none or the time does not parse.
-func (c *Client) heldFor(ctx context.Context, lock, execution string) (time.Duration, error) {
+// 0 when it holds none, the time does not parse or the read fails: it only widens a backoff.
+func (c *Client) heldFor(ctx context.Context, lock, execution string) time.Duration {
 	out, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: aws.String(c.table), Key: HolderKey(lock, execution), ConsistentRead: aws.Bool(true),
 		ProjectionExpression: aws.String("#since"), ExpressionAttributeNames: map[string]string{"#since": AttributeSince},
 	})
 	if err != nil {
-		return 0, classify("read the holder "+execution, err)
+		return 0
 	}
 	since, err := time.Parse(SinceLayout, stringOf(out.Item, AttributeSince))
 	if err != nil {
-		return 0, nil
+		return 0
 	}
-	return max(c.now().Sub(since), 0), nil
+	return max(c.now().Sub(since), 0)
 }
 
 // readBack runs the read-back of an operation whose outcome is unknown, again while it fails
