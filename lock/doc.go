@@ -60,12 +60,12 @@
 // Releases that reach for the head of the line together (work of equal length ending at one
 // moment: a herd) contend: one hand-off a round trip can win it, since the oldest waiter is
 // served first, and a release that loses pays its cancelled transaction (one write unit per
-// item: 3). It then reads its holder item's AttributeSince (one read, once) and waits, before
-// it reads again, a time drawn at random from a window of one round trip of its own (measured)
-// per holder of the lock, at most 12 s halved at each further loss and at most an eighth of the
-// time its slot was held (the slot idles meanwhile; 50 ms doubling to 2 s when that is more). A
-// herd then loses about once per release, whatever its size, instead of once per release and
-// round (see the README's scale table for the figures).
+// item: 3). It then waits, before it reads again, a time drawn at random from a window of one
+// round trip of its own (measured) per holder of the lock, at most 12 s halved at each further
+// loss and at most an eighth of the time its slot was held (the slot idles meanwhile: one read
+// of its holder item's AttributeSince, once, when that window is wider than the usual 50 ms
+// doubling to 2 s). A herd then loses about once per release, whatever its size, instead of
+// once per release and round (see the README's scale table for the figures).
 //
 // # Submissions (admission control)
 //
