@@ -367,22 +367,28 @@ func sleepReal(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Contention backoff: when a concurrent release took the waiter a release reached for, the
-// release waits before it reads again, up to contentionBase << tries, at most contentionMax,
-// so that releases freed at one moment (work of equal length) spread out instead of all
-// reaching for the same oldest waiters: each try that loses costs a cancelled transaction.
+// Contention backoff: an operation that lost a race (a concurrent release took the waiter a
+// release reached for, a lock changed between two readings) waits before it reads again, a wait
+// drawn uniformly from a window (full jitter): contentionBase << tries, at most contentionCap,
+// or wider for a herd (herdWindow).
 const (
 	contentionBase = 50 * time.Millisecond
-	contentionMax  = 2 * time.Second
+	contentionCap  = 2 * time.Second
 )
 
-// backoff waits before the tries-th retry of a contended release of holder. The wait is drawn
-// from the holder and the try, not from a shared random source, so that a run replays.
-func (c *Client) backoff(ctx context.Context, holder string, tries int) error {
-	ceiling := min(contentionBase<<min(tries, 16), contentionMax)
+// backoffWindow is the usual window of the tries-th backoff.
+func backoffWindow(tries int) time.Duration {
+	return min(contentionBase<<min(tries, 16), contentionCap)
+}
+
+// backoff waits before the tries-th retry of an operation of key that lost a race, over
+// herd when that is wider than the usual window. The wait is drawn from the key and the try,
+// not from a shared random source, so that a run replays.
+func (c *Client) backoff(ctx context.Context, key string, tries int, herd time.Duration) error {
+	window := max(backoffWindow(tries), herd)
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%d", holder, tries)
-	return c.sleep(ctx, time.Duration(h.Sum64()%uint64(ceiling)))
+	fmt.Fprintf(h, "%s\x00%d", key, tries)
+	return c.sleep(ctx, time.Duration(h.Sum64()%uint64(window)))
 }
 
 // timestamp renders the current time like $$.State.EnteredTime.

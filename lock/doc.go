@@ -58,6 +58,16 @@
 // An execution that waits costs about 1 + 1 + 6 = 8 write units in all, whatever the backlog
 // and the limit; one that finds a free slot 1 + 4 + 4 = 9.
 //
+// Releases that reach for the head of the line together (work of equal length ending at one
+// moment: a herd) contend: one hand-off a round trip can win it, since the oldest waiter is
+// served first, and a release that loses pays its cancelled transaction (one write unit per
+// item: 3). It then waits, before it reads again, a time drawn at random from a window of one
+// round trip of its own (measured) per holder of the lock, at most 12 s halved at each further
+// loss and at most an eighth of the time its slot was held (the slot idles meanwhile: one read
+// of its holder item's AttributeSince, once, when that window is wider than the usual 50 ms
+// doubling to 2 s). A herd then loses about once per release, whatever its size, instead of
+// once per release and round (see the README's scale table for the figures).
+//
 // # Submissions (admission control)
 //
 // A submission waits in the lock's queue like a parked execution but is not an execution yet.

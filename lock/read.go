@@ -120,7 +120,7 @@ func (c *Client) Read(ctx context.Context, lock string) (State, error) {
 		if tries > 0 {
 			// A busy lock changes between two readings; waiting a little (as a contended
 			// release does) lets a reading fall between its changes.
-			if err := c.backoff(ctx, lock, tries); err != nil {
+			if err := c.backoff(ctx, lock, tries, 0); err != nil {
 				return State{}, err
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -35,6 +36,7 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	var res ReleaseResult
 	holder := execution
 	contended := 0
+	held := time.Duration(-1) // how long holder held its slot, once a loss needs it
 	for range c.attempts {
 		step, err := c.releaseOnce(ctx, lock, holder, limit, &res)
 		switch {
@@ -42,9 +44,19 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 			return res, err
 		case step.next != "":
 			holder = step.next // a dead waiter was handed the slot: release it in turn
-		case step.contended:
+			held = -1
+		case step.contenders > 0:
 			contended++
-			if err := c.backoff(ctx, holder, contended); err != nil {
+			herd := herdWindow(contended, step)
+			if herd > backoffWindow(contended) {
+				// Only a herd's wider window needs the time the slot was held; unread (an
+				// error), the usual window does.
+				if held < 0 {
+					held = c.heldFor(ctx, lock, holder)
+				}
+				herd = min(herd, held/herdShare)
+			}
+			if err := c.backoff(ctx, holder, contended, herd); err != nil {
 				return res, err
 			}
 		}
@@ -69,17 +81,22 @@ func (c *Client) ReleaseIfHeld(ctx context.Context, lock, execution string, limi
 
 // releaseStep is what one release step says: done when the release is complete, next naming a
 // dead waiter that was handed the slot and must be released in turn, neither when the lock
-// changed and the step must be tried again; contended when that is because a concurrent
+// changed and the step must be tried again; contenders when that is because a concurrent
 // release took the waiter this one reached for.
 type releaseStep struct {
-	done      bool
-	next      string
-	contended bool
+	done bool
+	next string
+	// contenders, for a step that lost its waiter to a concurrent release, is the number of
+	// holders it read (as many releases may be reaching for the head of the line at once), and
+	// roundTrip how long the step took, from its read to its cancelled transaction.
+	contenders int
+	roundTrip  time.Duration
 }
 
 // releaseOnce makes one release step for holder from one read.
 func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
+	start := c.now()
 	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead)
 	if err != nil {
 		return releaseStep{done: true}, err
@@ -147,7 +164,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 			continue
 		case tx.outcome == refused:
 			// Taken by a concurrent release: the others in this read are likely taken too.
-			return releaseStep{contended: true}, nil
+			return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start)}, nil
 		case tx.outcome == notApplied:
 			return releaseStep{}, nil
 		case tx.outcome == unknown:
@@ -187,6 +204,42 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		return releaseStep{next: w.execution}, nil
 	}
 	return releaseStep{}, nil
+}
+
+// Herd backoff: releases that reach for the head of the line together (work of equal length
+// ending at one moment) contend, and only one hand-off a round trip can win it (the oldest
+// waiter is served first); each loss costs a cancelled transaction. A release that lost waits
+// over a window of one round trip of its own per holder it read (as many may be reaching for
+// the head), so that a herd loses about once per release instead of once per release and round,
+// but at most herdMax, halved at each further loss (those left of a herd are fewer, and a
+// release's waits stay within its function's timeout), and at most 1/herdShare of the time its
+// slot was held: the slot idles while its release waits, which costs short work throughput.
+const (
+	herdMax   = 12 * time.Second
+	herdShare = 8
+)
+
+// herdWindow is the backoff window of a release after its tries-th loss, step being the lost
+// step, before the cap of the time its slot was held (herdShare).
+func herdWindow(tries int, step releaseStep) time.Duration {
+	return min(time.Duration(step.contenders)*step.roundTrip, herdMax>>min(tries-1, 16))
+}
+
+// heldFor reads how long execution has held its slot of lock (its holder item's AttributeSince),
+// 0 when it holds none, the time does not parse or the read fails: it only widens a backoff.
+func (c *Client) heldFor(ctx context.Context, lock, execution string) time.Duration {
+	out, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: aws.String(c.table), Key: HolderKey(lock, execution), ConsistentRead: aws.Bool(true),
+		ProjectionExpression: aws.String("#since"), ExpressionAttributeNames: map[string]string{"#since": AttributeSince},
+	})
+	if err != nil {
+		return 0
+	}
+	since, err := time.Parse(SinceLayout, stringOf(out.Item, AttributeSince))
+	if err != nil {
+		return 0
+	}
+	return max(c.now().Sub(since), 0)
 }
 
 // readBack runs the read-back of an operation whose outcome is unknown, again while it fails
