@@ -65,8 +65,9 @@ func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
 // WithAttempts bounds the rounds of one operation. Default: DefaultAttempts.
 func WithAttempts(n int) Option { return func(c *Client) { c.attempts = n } }
 
-// DefaultLookAhead is how many of the oldest waiters a release reads at once: when a
-// concurrent release takes the oldest, it hands its slot to the next without reading again.
+// DefaultLookAhead is how many of the oldest waiters a release or an admission reads at once:
+// an admission fills several free slots from one read, and a release passes over a waiter that
+// holds already (its re-park raced) to the next without reading again.
 const DefaultLookAhead = 4
 
 // New returns the Client of table's locks. sfnClient may be nil for a client that never
