@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -180,10 +181,20 @@ var flagOfContextKey = map[string]string{
 	demo.ContextWeighted:       "weights",
 }
 
+// simulateGCPercent is the garbage collector's target of a simulation unless GOGC sets one: a run
+// allocates much and keeps little (every execution's history, read at the end), so collecting
+// at four times the live heap, not Go's default of twice, saves CPU for a few hundred MB more.
+// Measured on 2,000 executions through a limit of 100: 8.8 ms of CPU per execution instead of
+// 11.8 ms.
+const simulateGCPercent = 400
+
 func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f, err := parseSimulateFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(simulateGCPercent)
 	}
 	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, HighPriority: f.highPriority, Weights: f.weights, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults, Submit: f.submit}
 	if f.inputFile != "" {
