@@ -184,9 +184,9 @@ var flagOfContextKey = map[string]string{
 // simulateGCPercent is the garbage collector's target of a simulation unless GOGC sets one: a run
 // allocates much and keeps little (every execution's history, read at the end), so letting the
 // heap grow by four times the live heap between collections (GOGC=400), not by once (Go's
-// default, 100), saves CPU for a few hundred MB more.
-// Measured on 2,000 executions through a limit of 100: 8.8 ms of CPU per execution instead of
-// 11.8 ms.
+// default, 100), saves CPU for more memory. Measured on 2,000 executions through a limit of 100:
+// 8.8 ms of CPU per execution instead of 11.8 ms; 10,000 executions peak at 2.4 GB instead of
+// 1.1 GB.
 const simulateGCPercent = 400
 
 func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
