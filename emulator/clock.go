@@ -263,6 +263,17 @@ func withVirtualDeadline(ctx context.Context, t time.Time) context.Context {
 	return context.WithValue(ctx, virtualDeadlineKey{}, t)
 }
 
+// WithoutVirtualDeadline returns ctx without the virtual deadline it may carry (see
+// Clock.WithTimeout), still cancelled when ctx is: a sleep on it lasts its full length unless ctx
+// ends first. A server that serves a client's request in process sleeps on it, as it would on
+// the context of the client's connection.
+func WithoutVirtualDeadline(ctx context.Context) context.Context {
+	if _, ok := virtualDeadline(ctx); !ok {
+		return ctx
+	}
+	return context.WithValue(ctx, virtualDeadlineKey{}, nil)
+}
+
 func virtualDeadline(ctx context.Context) (time.Time, bool) {
 	t, ok := ctx.Value(virtualDeadlineKey{}).(time.Time)
 	return t, ok

@@ -223,6 +223,27 @@ func TestSleepStopsAtTheVirtualDeadline(t *testing.T) {
 	}
 }
 
+func TestSleepWithoutVirtualDeadlineLastsItsLength(t *testing.T) {
+	c := NewScaledClock(testStart, 0)
+	release := c.Hold()
+	defer release()
+	ctx, cancel := context.WithCancel(withVirtualDeadline(context.Background(), testStart.Add(time.Second)))
+	stripped := WithoutVirtualDeadline(ctx)
+	if err := c.Sleep(stripped, 3*time.Second); err != nil {
+		t.Errorf("got %v, want the full sleep", err)
+	}
+	if want := testStart.Add(3 * time.Second); !c.Now().Equal(want) {
+		t.Errorf("the sleep ended at %v, want %v", c.Now(), want)
+	}
+	cancel()
+	if err := c.Sleep(stripped, time.Second); !errors.Is(err, context.Canceled) {
+		t.Errorf("after the cancel: got %v, want context.Canceled", err)
+	}
+	if plain := context.Background(); WithoutVirtualDeadline(plain) != plain {
+		t.Error("a context without a virtual deadline came back changed")
+	}
+}
+
 func TestSleepEndsWithItsContext(t *testing.T) {
 	c := NewScaledClock(testStart, 1)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -180,10 +181,21 @@ var flagOfContextKey = map[string]string{
 	demo.ContextWeighted:       "weights",
 }
 
+// simulateGCPercent is the garbage collector's target of a simulation unless GOGC sets one: a run
+// allocates much and keeps little (every execution's history, read at the end), so letting the
+// heap grow by four times the live heap between collections (GOGC=400), not by once (Go's
+// default, 100), saves CPU for more memory. Measured on 2,000 executions through a limit of 100:
+// 8.8 ms of CPU per execution instead of 11.8 ms; 10,000 executions peak at 2.4 GB instead of
+// 1.1 GB.
+const simulateGCPercent = 400
+
 func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f, err := parseSimulateFlags(args, stderr)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(simulateGCPercent)
 	}
 	sc := simulate.Scenario{CDKOut: f.cdkOut, StateMachine: f.stateMachine, Input: f.input, Executions: f.executions, HighPriority: f.highPriority, Weights: f.weights, TimeScale: f.timeScale, Seed: f.seed, Faults: f.faults, Submit: f.submit}
 	if f.inputFile != "" {

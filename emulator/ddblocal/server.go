@@ -88,6 +88,11 @@ func launch(ctx context.Context, t tools, port int) (*Server, error) {
 		// clock. Measured on 2 cores: 2.0 s instead of 3.6 s of CPU to start, 10 s instead of
 		// 15 s for the first 8,000 UpdateItems of a 13 KB item, and no slower per request after.
 		"-XX:TieredStopAtLevel=1",
+		// The serial collector: one thread and no concurrent marking, the least CPU for a heap
+		// this small. Measured on 2 busy cores, 2,000 executions through a limit of 100:
+		// 11.8 ms of DynamoDB Local's CPU per execution instead of 14.2 ms with the default
+		// (G1). The optimizing compiler (no TieredStopAtLevel) cost 20.1 ms there.
+		"-XX:+UseSerialGC",
 		"-jar", t.jar(),
 		"-inMemory",
 		// One database for every access key and region, as one account's tables are.

@@ -150,7 +150,10 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	dbFaults := opts.DynamoDBFaults
 	dbFaults.Delay = func(r *http.Request) error {
 		// The client's goroutine, blocked on this request, lends its busy token.
-		return clock.Sleep(r.Context(), latency.Draw(emulator.LatencyDynamoDB, requestKey(r)))
+		// The request's context is the client's for the stack's own clients (they go through
+		// the proxy in process), the connection's for others: sleep without the client's
+		// virtual deadline either way, as the proxy's listener does.
+		return clock.Sleep(emulator.WithoutVirtualDeadline(r.Context()), latency.Draw(emulator.LatencyDynamoDB, requestKey(r)))
 	}
 	// The stack's own parts reach DynamoDB Local through a proxy that counts their requests (and
 	// injects DynamoDBFaults); observers use DynamoDBEndpoint directly.
@@ -165,7 +168,11 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if err := createTables(ctx, setup, tmpl.Tables); err != nil {
 		return nil, err
 	}
+	// The stack's own clients reach the proxy in process (one loopback hop fewer per request);
+	// functions run as processes of their own use its URL.
+	inProcess := &http.Client{Transport: s.proxy.Transport()}
 	ddb, err := ddblocal.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) {
+		o.HTTPClient = inProcess
 		o.Retryer = virtualTimeRetryer(clock)
 		o.APIOptions = append(o.APIOptions, markCaller)
 	})
@@ -193,7 +200,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	if err := bindFunctions(ctx, s.Lambda, tmpl, opts.Handlers, env, opts.Seed, s.runtimes, &s.metrics); err != nil {
 		return nil, err
 	}
-	ddbIntegration, err := dynamo.New(s.proxy.URL())
+	ddbIntegration, err := dynamo.New(s.proxy.URL(), dynamo.WithHTTPClient(inProcess))
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ohler55/ojg/oj"
 )
 
 // The proxy accounts for the capacity units DynamoDB bills. It asks the server for them: a
@@ -220,12 +222,7 @@ func (c *capacityCounters) account(op string, a added, status int, header http.H
 	for _, field := range []string{"Item", "Attributes"} {
 		c.noteItem(itemSize(reply[field]))
 	}
-	var items []json.RawMessage
-	if json.Unmarshal(reply["Items"], &items) == nil {
-		for _, item := range items {
-			c.noteItem(itemSize(item))
-		}
-	}
+	c.noteItem(largestItemSize(reply["Items"]))
 	c.noteResponses(reply["Responses"])
 
 	remove := func(field string, when bool) {
@@ -350,60 +347,85 @@ func consumedHalves(raw json.RawMessage) int64 {
 }
 
 // itemSize is the size DynamoDB counts for an item in the JSON wire format (a map of attribute
-// names to typed values): the names' UTF-8 lengths plus the values' sizes. 0 for no item.
+// names to typed values): the names' UTF-8 lengths plus the values' sizes. 0 for no item. The
+// item is parsed once (with ojg, several times faster than encoding/json into maps) and sized
+// from the tree.
 func itemSize(raw json.RawMessage) int {
-	var item map[string]map[string]json.RawMessage
-	if raw == nil || json.Unmarshal(raw, &item) != nil {
+	if raw == nil {
 		return 0
 	}
+	v, err := oj.Parse(raw)
+	if err != nil {
+		return 0
+	}
+	return parsedItemSize(v)
+}
+
+// largestItemSize is the size of the largest item of a JSON list of items (a Query's or Scan's
+// Items); 0 for no list.
+func largestItemSize(raw json.RawMessage) int {
+	if raw == nil {
+		return 0
+	}
+	v, err := oj.Parse(raw)
+	if err != nil {
+		return 0
+	}
+	items, _ := v.([]any)
+	largest := 0
+	for _, item := range items {
+		largest = max(largest, parsedItemSize(item))
+	}
+	return largest
+}
+
+// parsedItemSize is itemSize of a parsed item; 0 unless every attribute is a typed value (an
+// object).
+func parsedItemSize(v any) int {
+	item, _ := v.(map[string]any)
 	size := 0
 	for name, value := range item {
-		size += len(name) + valueSize(value)
+		typed, ok := value.(map[string]any)
+		if !ok {
+			return 0
+		}
+		size += len(name) + valueSize(typed)
 	}
 	return size
 }
 
 // valueSize is the size of one typed attribute value ({"S": "..."}, {"N": "..."}, ...). A list
 // or map costs 3 bytes plus 1 byte and the size of each element; a set the sum of its elements.
-func valueSize(value map[string]json.RawMessage) int {
-	for typ, raw := range value {
+func valueSize(value map[string]any) int {
+	for typ, v := range value {
 		switch typ {
-		case "S":
-			var s string
-			_ = json.Unmarshal(raw, &s)
-			return len(s)
-		case "N":
-			var n string
-			_ = json.Unmarshal(raw, &n)
-			return numberSize(n)
-		case "B":
-			var b string
-			_ = json.Unmarshal(raw, &b)
-			return base64.StdEncoding.DecodedLen(len(b)) - strings.Count(b, "=")
+		case "S", "N", "B":
+			s, _ := v.(string)
+			return scalarSize(typ, s)
 		case "BOOL", "NULL":
 			return 1
 		case "SS", "NS", "BS":
-			var elems []string
-			_ = json.Unmarshal(raw, &elems)
+			elems, _ := v.([]any)
 			size := 0
 			for _, e := range elems {
-				size += valueSize(map[string]json.RawMessage{typ[:1]: mustString(e)})
+				s, _ := e.(string)
+				size += scalarSize(typ[:1], s)
 			}
 			return size
 		case "L":
-			var elems []map[string]json.RawMessage
-			_ = json.Unmarshal(raw, &elems)
+			elems, _ := v.([]any)
 			size := 3
 			for _, e := range elems {
-				size += 1 + valueSize(e)
+				typed, _ := e.(map[string]any)
+				size += 1 + valueSize(typed)
 			}
 			return size
 		case "M":
-			var elems map[string]map[string]json.RawMessage
-			_ = json.Unmarshal(raw, &elems)
+			elems, _ := v.(map[string]any)
 			size := 3
 			for name, e := range elems {
-				size += 1 + len(name) + valueSize(e)
+				typed, _ := e.(map[string]any)
+				size += 1 + len(name) + valueSize(typed)
 			}
 			return size
 		}
@@ -411,10 +433,15 @@ func valueSize(value map[string]json.RawMessage) int {
 	return 0
 }
 
-// mustString is s as a JSON string.
-func mustString(s string) json.RawMessage {
-	out, _ := json.Marshal(s)
-	return out
+// scalarSize is the size of a string (S), number (N) or base64-encoded binary (B) value.
+func scalarSize(typ, s string) int {
+	switch typ {
+	case "N":
+		return numberSize(s)
+	case "B":
+		return base64.StdEncoding.DecodedLen(len(s)) - strings.Count(s, "=")
+	}
+	return len(s)
 }
 
 // numberSize is the size of a number: 1 byte per two significant digits, plus 1 (leading and

@@ -173,8 +173,13 @@ func (p *Proxy) answerThrottled(w http.ResponseWriter) {
 	_, _ = fmt.Fprintf(w, `{"__type":"com.amazonaws.dynamodb.v20120810#%s","message":"Rate of requests exceeds the allowed throughput (injected by faultproxy)"}`, p.throttle)
 }
 
-// resetConnection aborts the client's connection with a TCP reset and no reply.
+// resetConnection aborts the client's connection with a TCP reset and no reply (an in-process
+// request's recorder notes it).
 func resetConnection(w http.ResponseWriter) {
+	if rec, ok := w.(*recorder); ok {
+		rec.reset = true
+		return
+	}
 	conn, _, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		// Only an HTTP/2 connection cannot be hijacked, and the proxy serves HTTP/1.1 only.

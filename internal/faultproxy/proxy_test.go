@@ -3,6 +3,7 @@ package faultproxy_test
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -49,9 +50,10 @@ func itemExists(t *testing.T, table, pk string) bool {
 
 // integrationErrorName puts an item through the emulator's DynamoDB integration and returns the
 // name of the error it raises ("" for none).
-func integrationErrorName(t *testing.T, endpoint, table, pk string) string {
+// client, when not nil, sends the request (the proxy's in-process transport).
+func integrationErrorName(t *testing.T, endpoint string, client *http.Client, table, pk string) string {
 	t.Helper()
-	in, err := dynamo.New(endpoint)
+	in, err := dynamo.New(endpoint, dynamo.WithHTTPClient(client))
 	if err != nil {
 		t.Fatalf("dynamo.New: %v", err)
 	}
@@ -70,8 +72,8 @@ func integrationErrorName(t *testing.T, endpoint, table, pk string) string {
 }
 
 // sdkErrorKind puts an item with the AWS SDK client, without its retries, and classifies the
-// error it returns.
-func sdkErrorKind(t *testing.T, endpoint, table, pk string) string {
+// error it returns. httpClient, when not nil, sends the request.
+func sdkErrorKind(t *testing.T, endpoint string, httpClient *http.Client, table, pk string) string {
 	t.Helper()
 	client, err := ddblocal.NewClient(t.Context(), endpoint)
 	if err != nil {
@@ -80,7 +82,12 @@ func sdkErrorKind(t *testing.T, endpoint, table, pk string) string {
 	_, err = client.PutItem(t.Context(), &dynamodb.PutItemInput{
 		TableName: aws.String(table),
 		Item:      map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}},
-	}, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+	}, func(o *dynamodb.Options) {
+		o.RetryMaxAttempts = 1
+		if httpClient != nil {
+			o.HTTPClient = httpClient
+		}
+	})
 	var (
 		sendErr        *smithyhttp.RequestSendError
 		provisionedErr *types.ProvisionedThroughputExceededException
@@ -147,25 +154,35 @@ func TestFaultsAsClientsSeeThem(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			table := createTable(t)
-			p := startProxy(t, tt.config)
-
-			if got := integrationErrorName(t, p.URL(), table, "integration"); got != tt.wantIntegration {
-				t.Errorf("emulator/dynamo error = %q, want %q", got, tt.wantIntegration)
+		for _, inProcess := range []bool{false, true} {
+			name := tt.name + ", listener"
+			if inProcess {
+				name = tt.name + ", in process"
 			}
-			if got := sdkErrorKind(t, p.URL(), table, "sdk"); got != tt.wantSDK {
-				t.Errorf("AWS SDK error = %q, want %q", got, tt.wantSDK)
-			}
-			for _, pk := range []string{"integration", "sdk"} {
-				if got := itemExists(t, table, pk); got != tt.wantApplied {
-					t.Errorf("item %q applied = %v, want %v", pk, got, tt.wantApplied)
+			t.Run(name, func(t *testing.T) {
+				table := createTable(t)
+				p := startProxy(t, tt.config)
+				var client *http.Client
+				if inProcess {
+					client = &http.Client{Transport: p.Transport()}
 				}
-			}
-			if got := p.Stats(); got != tt.wantStats {
-				t.Errorf("Stats() = %+v, want %+v", got, tt.wantStats)
-			}
-		})
+
+				if got := integrationErrorName(t, p.URL(), client, table, "integration"); got != tt.wantIntegration {
+					t.Errorf("emulator/dynamo error = %q, want %q", got, tt.wantIntegration)
+				}
+				if got := sdkErrorKind(t, p.URL(), client, table, "sdk"); got != tt.wantSDK {
+					t.Errorf("AWS SDK error = %q, want %q", got, tt.wantSDK)
+				}
+				for _, pk := range []string{"integration", "sdk"} {
+					if got := itemExists(t, table, pk); got != tt.wantApplied {
+						t.Errorf("item %q applied = %v, want %v", pk, got, tt.wantApplied)
+					}
+				}
+				if got := p.Stats(); got != tt.wantStats {
+					t.Errorf("Stats() = %+v, want %+v", got, tt.wantStats)
+				}
+			})
+		}
 	}
 }
 

@@ -37,6 +37,28 @@ func TestItemSize(t *testing.T) {
 	}
 }
 
+func TestLargestItemSize(t *testing.T) {
+	tests := []struct {
+		items string
+		want  int
+	}{
+		{items: "", want: 0},
+		{items: `[]`, want: 0},
+		{items: `[{"a":{"S":"xyz"}},{"bb":{"S":"x"}}]`, want: 1 + 3},
+		{items: `[{"bb":{"S":"x"}},{"m":{"M":{"k":{"N":"12345"}}}}]`, want: 1 + 3 + (1 + 1 + 4)},
+		{items: `{"a":{"S":"xyz"}}`, want: 0}, // not a list
+	}
+	for _, tt := range tests {
+		var raw json.RawMessage
+		if tt.items != "" {
+			raw = json.RawMessage(tt.items)
+		}
+		if got := largestItemSize(raw); got != tt.want {
+			t.Errorf("largestItemSize(%s) = %d, want %d", tt.items, got, tt.want)
+		}
+	}
+}
+
 func TestPrepareAddsOnlyWhatIsMissing(t *testing.T) {
 	tests := []struct {
 		name, op, body string
