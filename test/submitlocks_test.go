@@ -220,7 +220,7 @@ func TestSubmissionsThroughATotalCap(t *testing.T) {
 	pending := map[string]int{}
 	for k := range capKeys {
 		key := fmt.Sprintf("t%d", k)
-		n := capLightLoad
+		n := capLightLoad()
 		if k == 0 {
 			n *= capNoisyFactor
 		}
@@ -283,7 +283,7 @@ func TestSubmissionsThroughATotalCap(t *testing.T) {
 	t.Logf("submissions through a total cap: %d submitted (t0: %d, t1-t%d: %d each), outcomes %v, executions %d (%v), most at once %d in all (cap %d) and per tenant %v (limit %d); "+
 		"while a tenant waited for the total cap, another was admitted at most %v times; virtual makespan %s; "+
 		"per submission: %.1f write units, %.1f read units, %.1f state transitions of the semaphore",
-		len(tenants), capLightLoad*capNoisyFactor, capKeys-1, capLightLoad, run.outcomes, run.executions, run.statuses, log.maxTotal, capTotal, log.maxPerKey, capPerKey,
+		len(tenants), capLightLoad()*capNoisyFactor, capKeys-1, capLightLoad(), run.outcomes, run.executions, run.statuses, log.maxTotal, capTotal, log.maxPerKey, capPerKey,
 		log.passed, run.end.Sub(start).Truncate(time.Second), perSubmission.WriteUnitsPerExecution, perSubmission.ReadUnitsPerExecution, float64(run.transitions)/float64(len(tenants)))
 }
 
