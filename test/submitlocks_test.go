@@ -20,8 +20,6 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
-	"github.com/turnstile-sfn/turnstile/emulator/template"
-	"github.com/turnstile-sfn/turnstile/internal/simulate"
 	"github.com/turnstile-sfn/turnstile/lambdas/dowork/work"
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
 	"github.com/turnstile-sfn/turnstile/lock"
@@ -216,50 +214,7 @@ func TestSubmissionsThroughATotalCap(t *testing.T) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy = capPerKey, 5*time.Second, 0, semaphore.WaitCallback
 	cfg.LockNamePath, cfg.TotalLimit = "$.tenant", capTotal
-	var tenants []string
-	pending := map[string]int{}
-	for k := range capKeys {
-		key := fmt.Sprintf("t%d", k)
-		n := capLightLoad()
-		if k == 0 {
-			n *= capNoisyFactor
-		}
-		for range n {
-			tenants = append(tenants, key)
-		}
-		pending[key] = n
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	rng.Shuffle(len(tenants), func(i, j int) { tenants[i], tenants[j] = tenants[j], tenants[i] })
-	log := newAdmissionLog(pending)
-
-	dir := t.TempDir()
-	if err := simulate.Synthesize(dir, cfg); err != nil {
-		t.Fatalf("synthesize: %v", err)
-	}
-	handlers := simulate.Handlers()
-	doWork := handlers[demo.DoWorkPackage]
-	handlers[demo.DoWorkPackage] = func(fn template.Function, env stack.HandlerEnv) (lambdafn.Handler, error) {
-		inner, err := doWork(fn, env)
-		if err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, payload []byte) ([]byte, error) {
-			var in struct {
-				Tenant string `json:"tenant"`
-			}
-			if err := json.Unmarshal(payload, &in); err != nil {
-				return nil, err
-			}
-			log.admit(in.Tenant)
-			defer log.done(in.Tenant)
-			return inner(ctx, payload)
-		}, nil
-	}
-	st, err := stack.Start(context.Background(), dir, stack.Options{Seed: 9, Handlers: handlers, Held: true})
-	if err != nil {
-		t.Fatalf("start the stack: %v", err)
-	}
+	tenants, log, st := startTotalCap(t, cfg, true)
 	t.Cleanup(func() { closeHeld(st, "") })
 	s := newFirstLockSubmitter(t, st)
 	start := st.Clock().Now()
@@ -272,7 +227,7 @@ func TestSubmissionsThroughATotalCap(t *testing.T) {
 	run := s.waitAll()
 	perSubmission := st.DynamoDBStats().Capacity().PerExecution(len(tenants))
 	names := []string{machines.DefaultTotalLockName}
-	for key := range pending {
+	for key := range log.pending {
 		names = append(names, key, machines.DefaultTotalLockName+"#"+key)
 	}
 	slices.Sort(names)

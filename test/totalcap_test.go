@@ -122,9 +122,11 @@ func TestTotalCapWithFairness(t *testing.T) {
 	t.Run("total lock first", func(t *testing.T) { runTotalCap(t, first, false) })
 }
 
-// runTotalCap runs the total cap scenario on the demo built from cfg; fair asserts the fairness
-// bound.
-func runTotalCap(t *testing.T, cfg demo.Config, fair bool) {
+// startTotalCap starts the demo built from cfg for the total cap scenario (held still when
+// held): the tenants' inputs in a shuffled order (t0 capNoisyFactor times capLightLoad, the
+// others capLightLoad each), and the log of their works' admissions.
+func startTotalCap(t *testing.T, cfg demo.Config, held bool) ([]string, *admissionLog, *stack.Stack) {
+	t.Helper()
 	var tenants []string
 	pending := map[string]int{}
 	for k := range capKeys {
@@ -165,10 +167,17 @@ func runTotalCap(t *testing.T, cfg demo.Config, fair bool) {
 			return inner(ctx, payload)
 		}, nil
 	}
-	st, err := stack.Start(context.Background(), dir, stack.Options{Seed: 9, Handlers: handlers})
+	st, err := stack.Start(context.Background(), dir, stack.Options{Seed: 9, Handlers: handlers, Held: held})
 	if err != nil {
 		t.Fatalf("start the stack: %v", err)
 	}
+	return tenants, log, st
+}
+
+// runTotalCap runs the total cap scenario on the demo built from cfg; fair asserts the fairness
+// bound.
+func runTotalCap(t *testing.T, cfg demo.Config, fair bool) {
+	tenants, log, st := startTotalCap(t, cfg, false)
 	t.Cleanup(func() { closeHeld(st, "") })
 	ctx := context.Background()
 	arn := semaphoreArn(st)
@@ -198,7 +207,7 @@ func runTotalCap(t *testing.T, cfg demo.Config, fair bool) {
 	perExecution := st.DynamoDBStats().Capacity().PerExecution(len(arns))
 	locks := lockClient(t, st)
 	for _, name := range append(slices.Sorted(func(yield func(string) bool) {
-		for k := range pending {
+		for k := range log.pending {
 			if !yield(k) {
 				return
 			}
