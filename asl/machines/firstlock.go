@@ -24,8 +24,8 @@ var ErrInputLockName = errors.New("the execution input has no usable lock name")
 
 // FirstLock is what a semaphore machine with several locks or a total cap reads of each input
 // to list its locks: the JSONata expression of its Prepare Locks state, and the checks of its
-// Check Lock Names state. Its For gives an input's first lock. The zero value is no such
-// machine.
+// Check Lock Names state. Its Locks gives an input's locks, For the first of them. The zero
+// value is no such machine.
 type FirstLock struct {
 	// locks is Prepare Locks' expression of the execution's locks, without "{%" and "%}".
 	locks string
@@ -65,52 +65,80 @@ func SemaphoreFirstLock(m *asl.StateMachine) (f FirstLock, ok bool) {
 	return f, true
 }
 
+// LockRef is one lock an execution takes: its name and its limit.
+type LockRef struct {
+	// Name is the lock's name.
+	Name string
+	// Limit is the lock's limit.
+	Limit int
+}
+
+// Paths returns the lock name paths the machine reads from each input, in the order its Check
+// Lock Names tests them (with a total cap, its LockNamePath); none when every lock has a fixed
+// name.
+func (f FirstLock) Paths() []string { return slices.Clone(f.paths) }
+
 // For returns the first lock the machine takes for the execution input (JSON text) and that
-// lock's limit, evaluating the machine's own Prepare Locks expression: the first of its locks
-// sorted by name (with a total cap, the key's lock). An input the machine's Check Lock Names
-// refuses gives ErrInputLockName.
+// lock's limit: the first of Locks. An input the machine's Check Lock Names refuses gives
+// ErrInputLockName.
 func (f FirstLock) For(input string) (lockName string, limit int, err error) {
+	locks, err := f.Locks(input)
+	if err != nil {
+		return "", 0, err
+	}
+	return locks[0].Name, locks[0].Limit, nil
+}
+
+// Locks returns every lock the machine takes for the execution input (JSON text), in the order
+// it takes them (sorted by name, each named once; with a total cap, the key's lock and the total
+// lock), evaluating the machine's own Prepare Locks expression. An input the machine's Check
+// Lock Names refuses gives ErrInputLockName.
+func (f FirstLock) Locks(input string) ([]LockRef, error) {
 	if f.locks == "" {
-		return "", 0, errors.New("machines: FirstLock is the zero value; read it with SemaphoreFirstLock")
+		return nil, errors.New("machines: FirstLock is the zero value; read it with SemaphoreFirstLock")
 	}
 	var doc any
 	if input == "" {
 		input = "{}"
 	}
 	if err := json.Unmarshal([]byte(input), &doc); err != nil {
-		return "", 0, fmt.Errorf("the execution input is not JSON: %w", err)
+		return nil, fmt.Errorf("the execution input is not JSON: %w", err)
 	}
 	for _, p := range f.paths {
 		path, ok := jsonataInputPath(p)
 		if !ok {
-			return "", 0, fmt.Errorf("machines: the lock name path %q cannot be read outside the machine", p)
+			return nil, fmt.Errorf("machines: the lock name path %q cannot be read outside the machine", p)
 		}
 		v, err := evalOnInput(path, doc)
 		name, isString := v.(string)
 		switch {
 		case err != nil && !errors.Is(err, jsonata.ErrUndefined):
-			return "", 0, fmt.Errorf("machines: read %s: %w", p, err)
+			return nil, fmt.Errorf("machines: read %s: %w", p, err)
 		case !isString || name == "":
-			return "", 0, fmt.Errorf("%w: %s is %s, not a non-empty string", ErrInputLockName, p, describe(v))
+			return nil, fmt.Errorf("%w: %s is %s, not a non-empty string", ErrInputLockName, p, describe(v))
 		case f.reserved != "" && strings.HasPrefix(name, f.reserved):
-			return "", 0, fmt.Errorf("%w: %s is %q, which begins with %q, the total lock's name", ErrInputLockName, p, name, f.reserved)
+			return nil, fmt.Errorf("%w: %s is %q, which begins with %q, the total lock's name", ErrInputLockName, p, name, f.reserved)
 		}
 	}
 	v, err := evalOnInput(f.locks, doc)
 	if err != nil {
-		return "", 0, fmt.Errorf("machines: evaluate the machine's locks: %w", err)
+		return nil, fmt.Errorf("machines: evaluate the machine's locks: %w", err)
 	}
-	locks, _ := v.([]any)
-	if len(locks) == 0 {
-		return "", 0, fmt.Errorf("%w: the input names no lock", ErrInputLockName)
+	list, _ := v.([]any)
+	if len(list) == 0 {
+		return nil, fmt.Errorf("%w: the input names no lock", ErrInputLockName)
 	}
-	first, _ := locks[0].(map[string]any)
-	lockName, _ = first["lockName"].(string)
-	n, whole := wholeNumber(first["limit"])
-	if lockName == "" || !whole || n < 1 {
-		return "", 0, fmt.Errorf("machines: the machine's first lock is %v, not a name and a limit", locks[0])
+	locks := make([]LockRef, len(list))
+	for i, item := range list {
+		l, _ := item.(map[string]any)
+		name, _ := l["lockName"].(string)
+		n, whole := wholeNumber(l["limit"])
+		if name == "" || !whole || n < 1 {
+			return nil, fmt.Errorf("machines: the machine's lock %d is %v, not a name and a limit", i, item)
+		}
+		locks[i] = LockRef{Name: name, Limit: int(n)}
 	}
-	return lockName, int(n), nil
+	return locks, nil
 }
 
 // describe names a value read from the input for an error: "absent" when there is none.

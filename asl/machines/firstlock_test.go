@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -14,9 +15,9 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator"
 )
 
-// TestFirstLockIsTheMachines: for crafted and random inputs, FirstLock.For gives the first lock
-// (and its limit) that the machine's own Check Lock Names and Prepare Locks give when run in the
-// emulator, for a semaphore with several locks and one with a total cap; an input the machine
+// TestFirstLockIsTheMachines: for crafted and random inputs, FirstLock.Locks gives the locks
+// (names and limits, in order) and For the first of them that the machine's own Check Lock
+// Names and Prepare Locks give when run in the emulator, for a semaphore with several locks and one with a total cap; an input the machine
 // refuses with Turnstile.InvalidLockName gives ErrInputLockName.
 func TestFirstLockIsTheMachines(t *testing.T) {
 	work := machines.LambdaWork("arn:work")
@@ -55,18 +56,28 @@ func TestFirstLockIsTheMachines(t *testing.T) {
 			inputs = append(inputs, string(raw))
 		}
 		for _, input := range inputs {
-			wantName, wantLimit, refused := runPrepare(t, em, arn, input)
+			want, refused := runPrepare(t, em, arn, input)
 			name, limit, err := first.For(input)
+			locks, errLocks := first.Locks(input)
 			switch {
-			case refused && !errors.Is(err, machines.ErrInputLockName):
-				t.Errorf("machine %d, %s: For = %q, %d, %v; the machine refuses it, want ErrInputLockName", i, input, name, limit, err)
-			case !refused && (err != nil || name != wantName || limit != wantLimit):
-				t.Errorf("machine %d, %s: For = %q, %d, %v; want %q, %d", i, input, name, limit, err, wantName, wantLimit)
+			case refused && (!errors.Is(err, machines.ErrInputLockName) || !errors.Is(errLocks, machines.ErrInputLockName)):
+				t.Errorf("machine %d, %s: For = %q, %d, %v, Locks = %v, %v; the machine refuses it, want ErrInputLockName", i, input, name, limit, err, locks, errLocks)
+			case !refused && (err != nil || name != want[0].Name || limit != want[0].Limit):
+				t.Errorf("machine %d, %s: For = %q, %d, %v; want %v", i, input, name, limit, err, want[0])
+			case !refused && (errLocks != nil || !slices.Equal(locks, want)):
+				t.Errorf("machine %d, %s: Locks = %v, %v; want %v", i, input, locks, errLocks, want)
 			}
 		}
 	}
 	if _, ok := machines.SemaphoreFirstLock(mustSemaphore(t, machines.SemaphoreOptions{LockName: "L", Limit: 1, WaitStrategy: machines.WaitCallback, Work: work})); ok {
 		t.Error("SemaphoreFirstLock of a single-lock machine is ok, want not")
+	}
+	wantPaths := [][]string{{"$.region", "$.jobs[0].queue"}, {"$.tenant"}, nil}
+	for i, m := range []*asl.StateMachine{several, total, fixed} {
+		first, _ := machines.SemaphoreFirstLock(m)
+		if got := first.Paths(); !slices.Equal(got, wantPaths[i]) {
+			t.Errorf("machine %d: Paths = %q, want %q", i, got, wantPaths[i])
+		}
 	}
 	if _, _, err := (machines.FirstLock{}).For("{}"); err == nil {
 		t.Error("the zero FirstLock gave a lock")
@@ -131,9 +142,9 @@ func prepareOnly(t *testing.T, em *emulator.Emulator, name string, m *asl.StateM
 	return arn
 }
 
-// runPrepare runs the machine of prepareOnly on input: its first lock, or refused when it failed
+// runPrepare runs the machine of prepareOnly on input: its locks, or refused when it failed
 // with Turnstile.InvalidLockName.
-func runPrepare(t *testing.T, em *emulator.Emulator, arn, input string) (name string, limit int, refused bool) {
+func runPrepare(t *testing.T, em *emulator.Emulator, arn, input string) (locks []machines.LockRef, refused bool) {
 	t.Helper()
 	started, err := em.StartExecution(context.Background(), arn, "", input)
 	if err != nil {
@@ -147,7 +158,7 @@ func runPrepare(t *testing.T, em *emulator.Emulator, arn, input string) (name st
 		if deref(done.Error) != machines.ErrorInvalidLockName {
 			t.Fatalf("%s: the machine failed with %s: %s", input, deref(done.Error), deref(done.Cause))
 		}
-		return "", 0, true
+		return nil, true
 	}
 	var out struct {
 		Locks []struct {
@@ -158,5 +169,8 @@ func runPrepare(t *testing.T, em *emulator.Emulator, arn, input string) (name st
 	if err := json.Unmarshal([]byte(*done.Output), &out); err != nil || len(out.Locks) == 0 {
 		t.Fatalf("%s: output %s: %v", input, *done.Output, err)
 	}
-	return out.Locks[0].LockName, out.Locks[0].Limit, false
+	for _, l := range out.Locks {
+		locks = append(locks, machines.LockRef{Name: l.LockName, Limit: l.Limit})
+	}
+	return locks, false
 }
