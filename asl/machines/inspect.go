@@ -39,14 +39,18 @@ func SemaphoreLimit(m *asl.StateMachine) (limit int, ok bool) {
 }
 
 // SemaphoreTableName reads back the lock table a semaphore machine Semaphore generated uses:
-// the TableName of its ticket draw (Callback) or of its acquire transaction (Poll), as written
-// in the definition (a deployed or emulated definition has it resolved). "" when m is no such
-// machine.
+// the TableName of its ticket draw (Callback) or of its acquire transaction (Poll), at the top
+// or, with several locks or a total cap, inside its Acquire Locks Map, as written in the
+// definition (a deployed or emulated definition has it resolved). "" when m is no such machine.
 func SemaphoreTableName(m *asl.StateMachine) string {
+	states := m.States
+	if acquire, ok := states.Get(StateAcquireLocks).(*asl.Map); ok && acquire.Processor() != nil {
+		states = acquire.Processor().Graph.States
+	}
 	var params map[string]any
-	if draw, ok := m.States.Get(StateTakeTicket).(*asl.Task); ok {
+	if draw, ok := states.Get(StateTakeTicket).(*asl.Task); ok {
 		params, _ = draw.Parameters.(map[string]any)
-	} else if acquire, ok := m.States.Get(StateAcquireSlot).(*asl.Task); ok {
+	} else if acquire, ok := states.Get(StateAcquireSlot).(*asl.Task); ok {
 		tx, _ := acquire.Parameters.(map[string]any)
 		items, _ := tx["TransactItems"].([]any)
 		if len(items) > 0 {

@@ -45,6 +45,13 @@ func TestSemaphoreTableName(t *testing.T) {
 		if got := machines.SemaphoreTableName(deployed(t, machines.SemaphoreOptions{LockName: "L", Limit: 2, WaitStrategy: strategy})); got != "T" {
 			t.Errorf("%s: SemaphoreTableName = %q, want T", strategy, got)
 		}
+		locks := []machines.LockSpec{{LockName: "a"}, {LockNamePath: "$.k"}}
+		if got := machines.SemaphoreTableName(deployed(t, machines.SemaphoreOptions{Locks: locks, Limit: 2, WaitStrategy: strategy})); got != "T" {
+			t.Errorf("%s, several locks: SemaphoreTableName = %q, want T", strategy, got)
+		}
+	}
+	if got := machines.SemaphoreTableName(deployed(t, machines.SemaphoreOptions{LockNamePath: "$.k", TotalLimit: 4, Limit: 2, WaitStrategy: machines.WaitCallback})); got != "T" {
+		t.Errorf("total cap: SemaphoreTableName = %q, want T", got)
 	}
 	other := &asl.StateMachine{StartAt: "A", States: asl.States{{Name: "A", State: &asl.Succeed{}}}}
 	if got := machines.SemaphoreTableName(other); got != "" {
