@@ -37,8 +37,12 @@ type FirstLock struct {
 
 // SemaphoreFirstLock reads back what a semaphore machine Semaphore generated with several locks
 // or a total cap reads of each input to list its locks. ok is false for any other machine (a
-// single lock: SemaphoreLockName, SemaphoreLockNamePath).
+// single lock: SemaphoreLockName, SemaphoreLockNamePath; the cleanup machine, which lists the
+// same locks but runs no work).
 func SemaphoreFirstLock(m *asl.StateMachine) (f FirstLock, ok bool) {
+	if m.States.Get(StateRunWork) == nil {
+		return FirstLock{}, false
+	}
 	prepare, isPass := m.States.Get(StatePrepareLocks).(*asl.Pass)
 	if !isPass {
 		return FirstLock{}, false
@@ -71,6 +75,10 @@ type LockRef struct {
 	Name string
 	// Limit is the lock's limit.
 	Limit int
+	// Gate is true for the key's gate of a semaphore with a total cap (a lock of limit 1 named
+	// after the total lock and the key), which the execution gives back as soon as it holds a
+	// slot of the total lock: it orders the total lock's queue and is not held during the work.
+	Gate bool
 }
 
 // Paths returns the lock name paths the machine reads from each input, in the order its Check
@@ -136,7 +144,7 @@ func (f FirstLock) Locks(input string) ([]LockRef, error) {
 		if name == "" || !whole || n < 1 {
 			return nil, fmt.Errorf("machines: the machine's lock %d is %v, not a name and a limit", i, item)
 		}
-		locks[i] = LockRef{Name: name, Limit: int(n)}
+		locks[i] = LockRef{Name: name, Limit: int(n), Gate: f.reserved != "" && strings.HasPrefix(name, f.reserved+"#")}
 	}
 	return locks, nil
 }

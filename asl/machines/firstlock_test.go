@@ -64,13 +64,24 @@ func TestFirstLockIsTheMachines(t *testing.T) {
 				t.Errorf("machine %d, %s: For = %q, %d, %v, Locks = %v, %v; the machine refuses it, want ErrInputLockName", i, input, name, limit, err, locks, errLocks)
 			case !refused && (err != nil || name != want[0].Name || limit != want[0].Limit):
 				t.Errorf("machine %d, %s: For = %q, %d, %v; want %v", i, input, name, limit, err, want[0])
-			case !refused && (errLocks != nil || !slices.Equal(locks, want)):
+			case !refused && (errLocks != nil || !slices.Equal(withoutGates(locks), want)):
 				t.Errorf("machine %d, %s: Locks = %v, %v; want %v", i, input, locks, errLocks, want)
+			case !refused && m == total && !(len(locks) == 3 && !locks[0].Gate && locks[1].Gate && !locks[2].Gate):
+				t.Errorf("machine %d, %s: Locks = %v; want the key's lock, its gate (Gate) and the total lock", i, input, locks)
+			case !refused && m != total && slices.ContainsFunc(locks, func(l machines.LockRef) bool { return l.Gate }):
+				t.Errorf("machine %d, %s: Locks = %v; a machine without a total cap has no gate", i, input, locks)
 			}
 		}
 	}
 	if _, ok := machines.SemaphoreFirstLock(mustSemaphore(t, machines.SemaphoreOptions{LockName: "L", Limit: 1, WaitStrategy: machines.WaitCallback, Work: work})); ok {
 		t.Error("SemaphoreFirstLock of a single-lock machine is ok, want not")
+	}
+	cleanup, err := machines.Cleanup(machines.CleanupOptions{Locks: []machines.LockSpec{{LockName: "a"}, {LockNamePath: "$.k"}}, Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := machines.SemaphoreFirstLock(cleanup); ok {
+		t.Error("SemaphoreFirstLock of a several-lock cleanup machine is ok, want not")
 	}
 	wantPaths := [][]string{{"$.region", "$.jobs[0].queue"}, {"$.tenant"}, nil}
 	for i, m := range []*asl.StateMachine{several, total, fixed} {
@@ -140,6 +151,15 @@ func prepareOnly(t *testing.T, em *emulator.Emulator, name string, m *asl.StateM
 		t.Fatal(err)
 	}
 	return arn
+}
+
+// withoutGates is locks with Gate false: the machine's own list does not tell gates.
+func withoutGates(locks []machines.LockRef) []machines.LockRef {
+	out := slices.Clone(locks)
+	for i := range out {
+		out[i].Gate = false
+	}
+	return out
 }
 
 // runPrepare runs the machine of prepareOnly on input: its locks, or refused when it failed

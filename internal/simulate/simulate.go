@@ -37,7 +37,8 @@ const (
 	DefaultTimeScale  = 0
 )
 
-// ErrNoSemaphore is returned when the cloud assembly holds no semaphore state machine.
+// ErrNoSemaphore is returned when the cloud assembly holds no semaphore state machine (one lock,
+// several locks or a total cap).
 var ErrNoSemaphore = errors.New("simulate: the cloud assembly holds no Turnstile semaphore state machine")
 
 // ErrAmbiguousSemaphore is returned when the cloud assembly holds several semaphore machines and
@@ -61,7 +62,8 @@ type Scenario struct {
 	// execution's index. Default: {"index": <index>}.
 	Input string
 	// Keys spread the executions over several locks of a semaphore whose lock name comes from
-	// the input: execution i gets Keys[i mod len(Keys)] at the machine's LockNamePath.
+	// the input: execution i gets Keys[i mod len(Keys)] at the machine's LockNamePath (with
+	// several locks, at each of their lock name paths; with a total cap, at its LockNamePath).
 	// Default: none.
 	Keys []string
 	// ExpectErrors are error names the scenario expects executions to fail with (a backlog
@@ -92,7 +94,7 @@ type Scenario struct {
 	Faults Faults
 	// Submit submits the executions' inputs (lock.Client.Submit) instead of starting them:
 	// each starts when its lock has a slot for it, already holding the slot
-	// (Result.Submissions). It needs a Callback semaphore. Default: false.
+	// (Result.Submissions). It needs a Callback semaphore with a single lock. Default: false.
 	Submit bool
 }
 
@@ -125,8 +127,13 @@ type FaultCounts struct {
 type Result struct {
 	// Report is the load test's report; times in it are virtual.
 	Report *runner.Report `json:"report"`
-	// Limit is the semaphore's limit (per key, when the lock name comes from the input).
+	// Limit is the semaphore's limit (per key, when the lock name comes from the input); 0 for
+	// a semaphore with several locks or a total cap, whose limits are in Locks.
 	Limit int `json:"limit"`
+	// Locks is, for a semaphore with several locks or a total cap, what the run measured of
+	// each lock the executions took (their locks read from their inputs as the machine lists
+	// them: machines.FirstLock.Locks), by name. Nil for a single lock.
+	Locks map[string]LockFigures `json:"locks,omitempty"`
 	// LockNamePath is where the machine reads its lock name from the input, or "" for a
 	// fixed lock name.
 	LockNamePath string `json:"lockNamePath,omitempty"`
@@ -285,13 +292,16 @@ func (g *startGate) StartExecution(ctx context.Context, in *sfn.StartExecutionIn
 // open releases the hold; later calls do nothing.
 func (g *startGate) open() { g.release() }
 
-// Violations lists the promises the run broke: more executions inside the work than the limit,
-// slots still held or executions still queued once everything settled, waiters admitted out
-// of their enqueue order, or what breaks the Rate (RateFigures): more permits or admissions in a
-// window than it allows, or a rejected execution that kept its slot.
+// Violations lists the promises the run broke: more executions inside the work than the limit
+// (with several locks: than any lock's limit, among the executions holding it), slots still
+// held or executions still queued on any lock once everything settled, waiters admitted out of
+// their enqueue order (one lock only), or what breaks the Rate (RateFigures): more permits or
+// admissions in a window than it allows, or a rejected execution that kept its slot.
 func (r *Result) Violations() []string {
 	var out []string
-	if r.Report.MaxConcurrentWorkByKey != nil {
+	if r.Locks != nil {
+		out = append(out, lockViolations(r.Locks)...)
+	} else if r.Report.MaxConcurrentWorkByKey != nil {
 		keys := slices.Sorted(maps.Keys(r.Report.MaxConcurrentWorkByKey))
 		for _, key := range keys {
 			if n := r.Report.MaxConcurrentWorkByKey[key]; n > r.Limit {
@@ -301,7 +311,7 @@ func (r *Result) Violations() []string {
 	} else if r.Report.MaxConcurrentWork > r.Limit && r.LockNamePath == "" {
 		out = append(out, fmt.Sprintf("%d executions were inside the work at once, above the limit of %d", r.Report.MaxConcurrentWork, r.Limit))
 	}
-	if r.Report.MaxConcurrentWeight > r.Limit && r.LockNamePath == "" {
+	if r.Report.MaxConcurrentWeight > r.Limit && r.LockNamePath == "" && r.Locks == nil {
 		out = append(out, fmt.Sprintf("executions of weight %d in all were inside the work at once, above the limit of %d", r.Report.MaxConcurrentWeight, r.Limit))
 	}
 	if r.Report.LeakedSlots > 0 {
@@ -310,7 +320,7 @@ func (r *Result) Violations() []string {
 	if r.Report.WaitersLeft > 0 {
 		out = append(out, fmt.Sprintf("%d executions were still in a wait queue after the run settled", r.Report.WaitersLeft))
 	}
-	if r.Report.AdmissionOrderInversions > 0 {
+	if r.Report.AdmissionOrderInversions > 0 && r.Locks == nil {
 		out = append(out, fmt.Sprintf("%d waiters were admitted before a waiter that had queued earlier (with priorities: with an earlier place)", r.Report.AdmissionOrderInversions))
 	}
 	if p := r.Report.Priorities; p != nil && p.AgainstPromise > 0 {
@@ -384,8 +394,24 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	}
 	limit, _ := machines.SemaphoreLimit(def)
 	lockNamePath := machines.SemaphoreLockNamePath(def)
-	if len(sc.Keys) > 0 && lockNamePath == "" {
-		return nil, fmt.Errorf("%w: keys need a semaphore whose lock name comes from the input (LockNamePath); %s has a fixed lock name", ErrInvalidScenario, machine.LogicalID)
+	several, isSeveral := machines.SemaphoreFirstLock(def)
+	namePaths := several.Paths()
+	if !isSeveral && lockNamePath != "" {
+		namePaths = []string{lockNamePath}
+	}
+	if len(sc.Keys) > 0 && len(namePaths) == 0 {
+		return nil, fmt.Errorf("%w: keys need a semaphore whose lock name comes from the input (LockNamePath); %s has fixed lock names", ErrInvalidScenario, machine.LogicalID)
+	}
+	if len(sc.Keys) > 0 && slices.ContainsFunc(namePaths, func(p string) bool { return strings.Contains(p, "[") }) {
+		return nil, fmt.Errorf("%w: keys are written at dotted paths; %s reads a lock name at %s, with an array index: give the names in the input (--input) instead", ErrInvalidScenario, machine.LogicalID, strings.Join(namePaths, ", "))
+	}
+	if isSeveral && sc.Submit {
+		return nil, fmt.Errorf("%w: submission mode runs semaphores with a single lock; %s has several locks or a total cap", ErrInvalidScenario, machine.LogicalID)
+	}
+	var keyPath string // the runner writes the keys at keyPath and at morePaths
+	var morePaths []string
+	if len(sc.Keys) > 0 {
+		keyPath, morePaths = namePaths[0], namePaths[1:]
 	}
 	priorityPath := machines.SemaphorePriorityPath(def)
 	if sc.HighPriority > 0 && priorityPath == "" {
@@ -409,11 +435,8 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 		// Every execution's history is read at the end: keep them all, and the cleanup's and the
 		// redrive guard's executions besides (one each per failed execution at most).
 		MaxClosedExecutions: max(emulator.DefaultMaxClosedExecutions, 3*sc.Executions),
-		// An account whose Lambda quota covers the work's own functions (up to the limit of each
-		// key) and as many hand-off invocations besides; AWS's default quota (1,000) throttles
-		// a semaphore of limit 1,000 by its work alone.
-		LambdaConcurrency: max(lambdafn.DefaultAccountConcurrency, 2*limit*max(1, len(sc.Keys))),
-		Held:              true, // until every execution has started: see startGate
+		LambdaConcurrency:   lambdaConcurrency(limit, len(sc.Keys), sc.Executions, isSeveral),
+		Held:                true, // until every execution has started: see startGate
 	})
 	if err != nil {
 		return nil, err
@@ -439,19 +462,20 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	r := &runner.Runner{StepFunctions: gate, DynamoDB: ddb}
 	runBegan := time.Now()
 	report, err := r.Run(ctx, runner.Config{
-		StateMachineArn:  machine.ARN,
-		InputTemplate:    sc.Input,
-		Keys:             sc.Keys,
-		LockNamePath:     keyPath(lockNamePath, sc.Keys),
-		PriorityPath:     highPath(priorityPath, sc.HighPriority),
-		HighPriority:     sc.HighPriority,
-		WeightPath:       weightsPath(weightPath, sc.Weights),
-		Weights:          sc.Weights,
-		Executions:       sc.Executions,
-		StartConcurrency: sc.StartConcurrency,
-		NamePrefix:       fmt.Sprintf("simulate-%d", sc.Seed),
-		LockTable:        table,
-		PollInterval:     runner.Duration(max(10*time.Millisecond, time.Duration(float64(time.Second)*sc.TimeScale))),
+		StateMachineArn:   machine.ARN,
+		InputTemplate:     sc.Input,
+		Keys:              sc.Keys,
+		LockNamePath:      keyPath,
+		MoreLockNamePaths: morePaths,
+		PriorityPath:      highPath(priorityPath, sc.HighPriority),
+		HighPriority:      sc.HighPriority,
+		WeightPath:        weightsPath(weightPath, sc.Weights),
+		Weights:           sc.Weights,
+		Executions:        sc.Executions,
+		StartConcurrency:  sc.StartConcurrency,
+		NamePrefix:        fmt.Sprintf("simulate-%d", sc.Seed),
+		LockTable:         table,
+		PollInterval:      runner.Duration(max(10*time.Millisecond, time.Duration(float64(time.Second)*sc.TimeScale))),
 	})
 	gate.open()
 	if err != nil {
@@ -474,6 +498,11 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	}
 	res.PerExecution = ddbStats.Capacity().PerExecution(report.Started)
 	res.Metrics = summarizeMetrics(metricSamples)
+	if isSeveral {
+		if res.Locks, err = lockFigures(ctx, st.StepFunctionsClient(), several, report.Executions); err != nil {
+			return nil, err
+		}
+	}
 	if submissions != nil {
 		if res.Submissions, err = submissions.figures(ctx, st.StepFunctionsClient(), machine.ARN, report.Executions); err != nil {
 			return nil, err
@@ -490,7 +519,11 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	if report.WeightedWorkSeconds > 0 {
 		work = report.WeightedWorkSeconds
 	}
-	res.IdealMakespanSeconds = work / float64(limit*max(1, len(sc.Keys)))
+	if isSeveral {
+		res.IdealMakespanSeconds = bottleneckSeconds(res.Locks)
+	} else {
+		res.IdealMakespanSeconds = work / float64(limit*max(1, len(sc.Keys)))
+	}
 	if res.IdealMakespanSeconds > 0 {
 		res.MakespanOverIdeal = report.MakespanSeconds / res.IdealMakespanSeconds
 	}
@@ -499,13 +532,16 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	return res, nil
 }
 
-// keyPath is the path at which the load test writes the keys: the machine's LockNamePath, when
-// there are keys.
-func keyPath(lockNamePath string, keys []string) string {
-	if len(keys) == 0 {
-		return ""
+// lambdaConcurrency is an account's Lambda quota that covers the work's own functions (up to
+// the limit of each key) and as many hand-off invocations besides; AWS's default quota (1,000)
+// throttles a semaphore of limit 1,000 by its work alone. With several locks the slots are not
+// known before the run: it covers every execution working at once.
+func lambdaConcurrency(limit, keys, executions int, several bool) int {
+	n := max(lambdafn.DefaultAccountConcurrency, 2*limit*max(1, keys))
+	if several {
+		n = max(n, 2*executions)
 	}
-	return lockNamePath
+	return n
 }
 
 // weightsPath is the weight path the load test writes the weights at: none without weights.
@@ -525,8 +561,9 @@ func highPath(priorityPath string, high int) string {
 	return priorityPath
 }
 
-// findSemaphore returns the template's semaphore machine named by name (its name, logical ID
-// or ARN), or its only one when name is "", with its parsed definition.
+// findSemaphore returns the template's semaphore machine (one lock, several locks or a total
+// cap) named by name (its name, logical ID or ARN), or its only one when name is "", with its
+// parsed definition.
 func findSemaphore(tmpl *template.Template, name string) (template.StateMachine, *asl.StateMachine, error) {
 	var found []template.StateMachine
 	var defs []*asl.StateMachine
@@ -535,7 +572,8 @@ func findSemaphore(tmpl *template.Template, name string) (template.StateMachine,
 		if err != nil {
 			continue
 		}
-		if _, ok := machines.SemaphoreLimit(m); !ok {
+		_, single := machines.SemaphoreLimit(m)
+		if _, several := machines.SemaphoreFirstLock(m); !single && !several {
 			continue
 		}
 		if name == "" || name == sm.Name || name == sm.LogicalID || name == sm.ARN {
@@ -548,7 +586,7 @@ func findSemaphore(tmpl *template.Template, name string) (template.StateMachine,
 	case len(found) == 0 && name != "":
 		return template.StateMachine{}, nil, fmt.Errorf("%w named %q in stack %s (give its name, logical ID or ARN)", ErrNoSemaphore, name, tmpl.StackName)
 	case len(found) == 0:
-		return template.StateMachine{}, nil, fmt.Errorf("%w (stack %s has %d state machines)", ErrNoSemaphore, tmpl.StackName, len(tmpl.StateMachines))
+		return template.StateMachine{}, nil, fmt.Errorf("%w (stack %s has %d state machines, none generated by semaphore.New): pass with --cdk-out the cloud assembly of an app that holds a Turnstile semaphore, or leave --cdk-out out to run the demo app", ErrNoSemaphore, tmpl.StackName, len(tmpl.StateMachines))
 	default:
 		ids := make([]string, len(found))
 		for i, sm := range found {

@@ -111,8 +111,8 @@ func TestMaxOverlapTouchingIntervalsDoNotOverlap(t *testing.T) {
 		{WorkStarted: *at(1), WorkEnded: *at(2)},
 		{WorkStarted: *at(1.5), WorkEnded: *at(3)},
 	}
-	if got := maxOverlap(traces); got != 2 {
-		t.Errorf("maxOverlap = %d, want 2", got)
+	if got := MaxOverlap(traces); got != 2 {
+		t.Errorf("MaxOverlap = %d, want 2", got)
 	}
 }
 
@@ -160,6 +160,8 @@ func TestConfigDefaultsAndErrors(t *testing.T) {
 		{StateMachineArn: "arn:x", LockNamePath: "$['tenant']", Keys: []string{"a"}},
 		{StateMachineArn: "arn:x", LockNamePath: "$.tenant", Keys: []string{"a"}, InputTemplate: "[1]"},
 		{StateMachineArn: "arn:x", LockNamePath: "$.job.tenant", Keys: []string{"a"}, InputTemplate: `{"job": 3}`},
+		{StateMachineArn: "arn:x", MoreLockNamePaths: []string{"$.region"}},
+		{StateMachineArn: "arn:x", LockNamePath: "$.tenant", MoreLockNamePaths: []string{"$.jobs[0].region"}, Keys: []string{"a"}},
 	}
 	for _, c := range bad {
 		if _, err := c.withDefaults(t0); !errors.Is(err, ErrInvalidConfig) {
@@ -170,19 +172,20 @@ func TestConfigDefaultsAndErrors(t *testing.T) {
 
 func TestInputsSpreadOverKeys(t *testing.T) {
 	cfg, err := Config{
-		StateMachineArn: "arn:aws:states:us-east-1:1:stateMachine:x",
-		InputTemplate:   `{"n": {{index}}, "job": {"size": 2}}`,
-		LockNamePath:    "$.job.tenant",
-		Keys:            []string{"a", "b", "c"},
+		StateMachineArn:   "arn:aws:states:us-east-1:1:stateMachine:x",
+		InputTemplate:     `{"n": {{index}}, "job": {"size": 2}}`,
+		LockNamePath:      "$.job.tenant",
+		MoreLockNamePaths: []string{"$.region"},
+		Keys:              []string{"a", "b", "c"},
 	}.withDefaults(t0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []string{
-		`{"job":{"size":2,"tenant":"a"},"n":0}`,
-		`{"job":{"size":2,"tenant":"b"},"n":1}`,
-		`{"job":{"size":2,"tenant":"c"},"n":2}`,
-		`{"job":{"size":2,"tenant":"a"},"n":3}`,
+		`{"job":{"size":2,"tenant":"a"},"n":0,"region":"a"}`,
+		`{"job":{"size":2,"tenant":"b"},"n":1,"region":"b"}`,
+		`{"job":{"size":2,"tenant":"c"},"n":2,"region":"c"}`,
+		`{"job":{"size":2,"tenant":"a"},"n":3,"region":"a"}`,
 	} {
 		got, err := cfg.input(i)
 		if err != nil || got != want {

@@ -46,6 +46,10 @@ type Config struct {
 	// execution gets the input as it is.
 	LockNamePath string   `json:"lockNamePath,omitempty"`
 	Keys         []string `json:"keys,omitempty"`
+	// MoreLockNamePaths are further dotted paths at which execution i gets the same key, for a
+	// semaphore that reads several lock names from the input (semaphore.Props.Locks). Needs
+	// LockNamePath. Default: none.
+	MoreLockNamePaths []string `json:"moreLockNamePaths,omitempty"`
 	// PriorityPath and HighPriority give the last HighPriority executions the highest priority
 	// (lock.MaxPriority) at PriorityPath (a dotted path, as LockNamePath) of a semaphore with
 	// priorities (semaphore.Props.PriorityPath); the others have none there, the default
@@ -125,9 +129,14 @@ func (c Config) withDefaults(now time.Time) (Config, error) {
 	if (c.LockNamePath == "") != (len(c.Keys) == 0) {
 		return c, fmt.Errorf("%w: lockNamePath and keys go together, got lockNamePath %q and %d keys", ErrInvalidConfig, c.LockNamePath, len(c.Keys))
 	}
+	if len(c.MoreLockNamePaths) > 0 && c.LockNamePath == "" {
+		return c, fmt.Errorf("%w: moreLockNamePaths need lockNamePath and keys", ErrInvalidConfig)
+	}
 	if c.LockNamePath != "" {
-		if !machines.IsLockNamePath(c.LockNamePath) || strings.ContainsAny(c.LockNamePath, "[]'\"") {
-			return c, fmt.Errorf("%w: lockNamePath must be a dotted path such as \"$.tenant\", got %q", ErrInvalidConfig, c.LockNamePath)
+		for _, p := range append([]string{c.LockNamePath}, c.MoreLockNamePaths...) {
+			if !machines.IsLockNamePath(p) || strings.ContainsAny(p, "[]'\"") {
+				return c, fmt.Errorf("%w: lockNamePath must be a dotted path such as \"$.tenant\", got %q", ErrInvalidConfig, p)
+			}
 		}
 		if _, err := c.input(0); err != nil {
 			return c, err
@@ -188,8 +197,10 @@ func (c Config) input(i int) (string, error) {
 		return "", fmt.Errorf("%w: with keys, priorities or weights, inputTemplate must be a JSON object, got %s", ErrInvalidConfig, c.InputTemplate)
 	}
 	if len(c.Keys) > 0 {
-		if err := set(doc, c.LockNamePath, c.key(i)); err != nil {
-			return "", err
+		for _, p := range append([]string{c.LockNamePath}, c.MoreLockNamePaths...) {
+			if err := set(doc, p, c.key(i)); err != nil {
+				return "", err
+			}
 		}
 	}
 	if high {

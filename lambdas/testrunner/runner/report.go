@@ -96,7 +96,7 @@ func newReport(cfg Config, traces []*Trace) *Report {
 	}
 	sort.Slice(traces, func(i, j int) bool { return traces[i].Started.Before(traces[j].Started) })
 	r.MakespanSeconds = last.Sub(first).Seconds()
-	r.MaxConcurrentWork = maxOverlap(traces)
+	r.MaxConcurrentWork = MaxOverlap(traces)
 	if slices.ContainsFunc(traces, func(t *Trace) bool { return t.Weight > 0 }) {
 		r.MaxConcurrentWeight = maxWeightOverlap(traces)
 		for _, t := range traces {
@@ -112,7 +112,7 @@ func newReport(cfg Config, traces []*Trace) *Report {
 		}
 		r.MaxConcurrentWorkByKey = map[string]int{}
 		for key, ts := range byKey {
-			r.MaxConcurrentWorkByKey[key] = maxOverlap(ts)
+			r.MaxConcurrentWorkByKey[key] = MaxOverlap(ts)
 		}
 	}
 	r.WaitForSlot = StatsOf(waits)

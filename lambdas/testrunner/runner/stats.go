@@ -49,11 +49,11 @@ func percentile(sorted []float64, p float64) float64 {
 	return sorted[rank]
 }
 
-// maxOverlap returns the largest number of traces inside the work step at the same instant. An
+// MaxOverlap returns the largest number of traces inside the work step at the same instant. An
 // interval that ends exactly when another starts does not overlap it.
-func maxOverlap(traces []*Trace) int { return maxOverlapOf(traces, func(*Trace) int { return 1 }) }
+func MaxOverlap(traces []*Trace) int { return maxOverlapOf(traces, func(*Trace) int { return 1 }) }
 
-// maxWeightOverlap is maxOverlap counting each execution by its weight (weighted permits).
+// maxWeightOverlap is MaxOverlap counting each execution by its weight (weighted permits).
 func maxWeightOverlap(traces []*Trace) int {
 	return maxOverlapOf(traces, func(t *Trace) int { return max(t.Weight, 1) })
 }
