@@ -67,7 +67,7 @@ func loadtestCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	} else {
 		fmt.Fprintf(stdout, "\nLoad test of %s\n\n", cfg.StateMachineArn)
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		printReport(tw, report)
+		printReport(tw, report, false)
 		fmt.Fprintf(tw, "Most inside the work at once\t%d\t\n", report.MaxConcurrentWork)
 		if report.Capacity != nil {
 			printCapacity(tw, *report.Capacity)

@@ -25,9 +25,13 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	if f.timeScale == 0 {
 		clock = "time skipped"
 	}
-	fmt.Fprintf(w, "\n%d executions through a semaphore of limit %d (seed %d, %s; times are virtual)\n\n", r.Started, res.Limit, f.seed, clock)
+	if res.Locks != nil {
+		fmt.Fprintf(w, "\n%d executions through a semaphore of %d locks (seed %d, %s; times are virtual)\n\n", r.Started, len(res.Locks), f.seed, clock)
+	} else {
+		fmt.Fprintf(w, "\n%d executions through a semaphore of limit %d (seed %d, %s; times are virtual)\n\n", r.Started, res.Limit, f.seed, clock)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	printReport(tw, r)
+	printReport(tw, r, res.Locks != nil)
 	verdict := func(n int) string {
 		if n > res.Limit {
 			return "OVER THE LIMIT"
@@ -35,7 +39,9 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 		return "ok"
 	}
 	ideal := "total work / limit"
-	if byKey := r.MaxConcurrentWorkByKey; byKey != nil {
+	if res.Locks != nil {
+		ideal = printLockFigures(tw, res.Locks)
+	} else if byKey := r.MaxConcurrentWorkByKey; byKey != nil {
 		keys := slices.Sorted(maps.Keys(byKey))
 		most, parts := 0, make([]string, len(keys))
 		for i, k := range keys {
@@ -82,8 +88,26 @@ func printResult(w io.Writer, res *simulate.Result, f simulateFlags) {
 	tw.Flush()
 }
 
-// printReport renders the figures every load test has, simulated or not.
-func printReport(tw *tabwriter.Writer, r *runner.Report) {
+// printLockFigures renders the most inside the work at once of each lock of a semaphore with several
+// locks or a total cap, and returns what the ideal makespan is.
+func printLockFigures(tw *tabwriter.Writer, locks map[string]simulate.LockFigures) string {
+	verdict := "ok"
+	names := slices.Sorted(maps.Keys(locks))
+	parts := make([]string, len(names))
+	for i, n := range names {
+		l := locks[n]
+		parts[i] = fmt.Sprintf("%s %d of %d", n, l.MaxConcurrentWork, l.Limit)
+		if l.MaxConcurrentWork > l.Limit {
+			verdict = "OVER THE LIMIT"
+		}
+	}
+	fmt.Fprintf(tw, "Most inside the work at once, per lock\t%s\t%s\n", strings.Join(parts, ", "), verdict)
+	return "the busiest lock's work / its limit"
+}
+
+// printReport renders the figures every load test has, simulated or not. With several locks
+// the order of admission is not judged: an execution queues on each of its locks in turn.
+func printReport(tw *tabwriter.Writer, r *runner.Report, severalLocks bool) {
 	fmt.Fprintf(tw, "Executions\t%d started, %d succeeded, %d failed%s\t\n", r.Started, r.Succeeded, r.Failed, failures(r.FailedByError))
 	leak := "ok"
 	if r.Locks == nil {
@@ -101,7 +125,15 @@ func printReport(tw *tabwriter.Writer, r *runner.Report) {
 		if r.AdmissionOrderInversions > 0 {
 			order = "OUT OF ORDER"
 		}
-		fmt.Fprintf(tw, "Wait queue\t%d queued, %d admitted from the queue, %d out of enqueue order, %d left\t%s\n", r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft, order)
+		if severalLocks {
+			left := "ok"
+			if r.WaitersLeft > 0 {
+				left = "LEFT QUEUED"
+			}
+			fmt.Fprintf(tw, "Wait queue\t%d queued, %d admitted from the queue, out of enqueue order n/a (several locks), %d left\t%s\n", r.Queued, r.AdmittedFromQueue, r.WaitersLeft, left)
+		} else {
+			fmt.Fprintf(tw, "Wait queue\t%d queued, %d admitted from the queue, %d out of enqueue order, %d left\t%s\n", r.Queued, r.AdmittedFromQueue, r.AdmissionOrderInversions, r.WaitersLeft, order)
+		}
 	}
 	if p := r.Priorities; p != nil {
 		promise := "ok"

@@ -34,6 +34,7 @@ type simulateFlags struct {
 	limit        int
 	lockName     string
 	lockNamePath string
+	totalLimit   int
 	workTime     time.Duration
 	failureRate  float64
 	timeScale    float64
@@ -65,12 +66,13 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	fs.StringVar(&f.stateMachine, "state-machine", "", "the semaphore machine to start (name, logical ID or ARN) when the app has several")
 	fs.StringVar(&f.input, "input", "", `the JSON input of every execution; "{{index}}" in it becomes the execution's index (default {"index": <index>})`)
 	fs.StringVar(&f.inputFile, "input-file", "", "read --input from this file")
-	fs.StringVar(&f.keys, "keys", "", "comma-separated lock keys: execution i gets key i mod n at the machine's LockNamePath")
+	fs.StringVar(&f.keys, "keys", "", "comma-separated lock keys: execution i gets key i mod n at the machine's LockNamePath (with several locks, at each lock name path)")
 	fs.StringVar(&f.expectErrors, "expect-errors", "", `comma-separated error names the scenario expects executions to fail with, e.g. "Turnstile.AcquireTimeout" for a backlog longer than the acquire timeout (the demo's WorkFailed is expected with --failure-rate above 0)`)
 	fs.IntVar(&f.executions, "executions", simulate.DefaultExecutions, "executions to start")
 	fs.IntVar(&f.limit, "limit", d.Limit, "the semaphore's limit (demo app only)")
 	fs.StringVar(&f.lockName, "lock-name", d.LockName, "the lock's name (demo app only)")
 	fs.StringVar(&f.lockNamePath, "lock-name-path", "", `read the lock's name from each input at this "$." path, a lock per key, in place of --lock-name (demo app only; with --keys)`)
+	fs.IntVar(&f.totalLimit, "total-limit", 0, "cap the executions of all keys together at this many (demo app only; with --lock-name-path, --wait Callback)")
 	fs.DurationVar(&f.workTime, "work-time", d.WorkDuration, "virtual time each execution works (demo app only)")
 	fs.Float64Var(&f.failureRate, "failure-rate", d.FailureRate, "fraction of work that fails, 0 to 1 (demo app only)")
 	fs.Float64Var(&f.faults.DynamoDB.AppliedReplyLost, "reply-lost", 0, "fraction of DynamoDB requests applied whose reply is lost")
@@ -108,7 +110,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("simulate takes no arguments, got %q", fs.Args())
 	}
-	demoOnly := map[string]bool{"limit": true, "lock-name": true, "lock-name-path": true, "work-time": true, "failure-rate": true, "wait": true, "rate": true, "priority-ageing": true}
+	demoOnly := map[string]bool{"limit": true, "lock-name": true, "lock-name-path": true, "total-limit": true, "work-time": true, "failure-rate": true, "wait": true, "rate": true, "priority-ageing": true}
 	var conflict error
 	fs.Visit(func(fl *flag.Flag) {
 		if f.cdkOut != "" && demoOnly[fl.Name] && conflict == nil {
@@ -145,6 +147,8 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 		return f, fmt.Errorf("--high-priority must be from 0 to --executions (%d), got %d", f.executions, f.highPriority)
 	case f.timeScale < 0:
 		return f, fmt.Errorf("--time-scale must be >= 0 (0 skips time), got %g", f.timeScale)
+	case f.totalLimit < 0 || (f.totalLimit > 0 && f.lockNamePath == ""):
+		return f, fmt.Errorf("--total-limit caps the keys of --lock-name-path together: give both, the total at least 1, got --total-limit %d", f.totalLimit)
 	}
 	return f, nil
 }
@@ -153,7 +157,7 @@ func parseSimulateFlags(args []string, stderr io.Writer) (simulateFlags, error) 
 func (f simulateFlags) demoConfig() (demo.Config, error) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.LockName, cfg.WorkDuration, cfg.FailureRate = f.limit, f.lockName, f.workTime, f.failureRate
-	cfg.LockNamePath = f.lockNamePath
+	cfg.LockNamePath, cfg.TotalLimit = f.lockNamePath, f.totalLimit
 	cfg.WaitStrategy = semaphore.WaitStrategy(f.waitStrategy)
 	cfg.Rate = f.rate
 	cfg.PriorityAgeing = f.priorityAgeing
@@ -241,8 +245,12 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		return err
 	}
 	if f.chart != "" {
+		title := fmt.Sprintf("%d executions through a semaphore of %d (seed %d)", res.Report.Started, res.Limit, f.seed)
+		if res.Locks != nil {
+			title = fmt.Sprintf("%d executions through a semaphore of %d locks (seed %d)", res.Report.Started, len(res.Locks), f.seed)
+		}
 		c := chart.Concurrency{
-			Title: fmt.Sprintf("%d executions through a semaphore of %d (seed %d)", res.Report.Started, res.Limit, f.seed),
+			Title: title,
 			Limit: res.Limit,
 			Work:  res.Work(),
 			Rate:  res.AdmissionRate(),
