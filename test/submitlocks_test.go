@@ -255,27 +255,7 @@ func TestSubmittedExecutionWaitsForItsOtherLocks(t *testing.T) {
 	cfg.Limit, cfg.WorkDuration, cfg.FailureRate, cfg.WaitStrategy, cfg.Locks = 1, 10*time.Minute, 0, semaphore.WaitCallback, multiLocks
 	st := startMultiStack(t, cfg, newWorkMeter(1), stack.Options{Held: true})
 	s := newFirstLockSubmitter(t, st)
-	read := func() map[string]lock.State {
-		states := map[string]lock.State{}
-		for _, name := range multiLockNames {
-			l, err := s.locks.Read(context.Background(), name)
-			if err != nil {
-				t.Fatalf("read %s: %v", name, err)
-			}
-			if l.Count != len(l.Holders) || l.Count > 1 {
-				t.Fatalf("invariant broken on %s: count %d, holders %v (limit 1)", name, l.Count, l.Holders)
-			}
-			states[name] = l
-		}
-		return states
-	}
-	until := func(what string, done func(map[string]lock.State) bool) {
-		waitVirtual(t, st, what, func() (bool, string) {
-			l := read()
-			return done(l), fmt.Sprintf("locks: %+v", l)
-		})
-	}
-	holds := func(l lock.State, arn string) bool { return len(l.Holders) == 1 && l.Holders[0].Execution == arn }
+	read, until, holds := watchOneSlotLocks(t, st, s.locks, multiLockNames)
 	waits := func(l lock.State, arn string) bool {
 		return slices.ContainsFunc(l.Waiters, func(w lock.Waiter) bool { return w.Execution == arn })
 	}

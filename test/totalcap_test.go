@@ -250,27 +250,7 @@ func TestTotalCapCleanupFreesKeyAndTurn(t *testing.T) {
 	st := startMultiStack(t, cfg, newWorkMeter(1), stack.Options{Held: true})
 	locks := lockClient(t, st)
 	names := []string{"a", "b", machines.DefaultTotalLockName + "#a", machines.DefaultTotalLockName + "#b", machines.DefaultTotalLockName}
-	read := func() map[string]lock.State {
-		states := map[string]lock.State{}
-		for _, name := range names {
-			s, err := locks.Read(context.Background(), name)
-			if err != nil {
-				t.Fatalf("read %s: %v", name, err)
-			}
-			if s.Count != len(s.Holders) || s.Count > 1 {
-				t.Fatalf("invariant broken on %s: count %d, holders %v (limit 1)", name, s.Count, s.Holders)
-			}
-			states[name] = s
-		}
-		return states
-	}
-	until := func(what string, done func(map[string]lock.State) bool) {
-		waitVirtual(t, st, what, func() (bool, string) {
-			s := read()
-			return done(s), fmt.Sprintf("locks: %+v", s)
-		})
-	}
-	holds := func(s lock.State, arn string) bool { return len(s.Holders) == 1 && s.Holders[0].Execution == arn }
+	_, until, holds := watchOneSlotLocks(t, st, locks, names)
 	start := func(tenant string) string {
 		started, err := st.Emulator.StartExecution(context.Background(), semaphoreArn(st), "", fmt.Sprintf(`{"tenant":%q}`, tenant))
 		if err != nil {
@@ -300,4 +280,34 @@ func TestTotalCapCleanupFreesKeyAndTurn(t *testing.T) {
 		}
 		return true
 	})
+}
+
+// watchOneSlotLocks watches the named locks of limit 1: read reads them all, failing the test
+// when one breaks its invariant; until waits on the virtual clock until done says they are as
+// wanted; holds tells a lock held by exactly the execution arn.
+func watchOneSlotLocks(t *testing.T, st *stack.Stack, locks *lock.Client, names []string) (
+	read func() map[string]lock.State, until func(what string, done func(map[string]lock.State) bool), holds func(l lock.State, arn string) bool) {
+	t.Helper()
+	read = func() map[string]lock.State {
+		states := map[string]lock.State{}
+		for _, name := range names {
+			l, err := locks.Read(context.Background(), name)
+			if err != nil {
+				t.Fatalf("read %s: %v", name, err)
+			}
+			if l.Count != len(l.Holders) || l.Count > 1 {
+				t.Fatalf("invariant broken on %s: count %d, holders %v (limit 1)", name, l.Count, l.Holders)
+			}
+			states[name] = l
+		}
+		return states
+	}
+	until = func(what string, done func(map[string]lock.State) bool) {
+		waitVirtual(t, st, what, func() (bool, string) {
+			l := read()
+			return done(l), fmt.Sprintf("locks: %+v", l)
+		})
+	}
+	holds = func(l lock.State, arn string) bool { return len(l.Holders) == 1 && l.Holders[0].Execution == arn }
+	return read, until, holds
 }
