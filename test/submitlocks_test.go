@@ -27,12 +27,12 @@ import (
 
 // firstLockSubmitter submits inputs to a stack's semaphore with several locks or a total cap as
 // `turnstile submit` and the submit function do: each to the first lock its execution takes,
-// read from the machine's definition (machines.SemaphoreFirstLock).
+// read from the machine's definition (machines.SemaphoreInputLocks).
 type firstLockSubmitter struct {
 	t       *testing.T
 	st      *stack.Stack
 	locks   *lock.Client
-	first   machines.FirstLock
+	first   machines.InputLocks
 	machine string
 	subs    []lock.Submission
 }
@@ -49,7 +49,7 @@ func newFirstLockSubmitter(t *testing.T, st *stack.Stack) *firstLockSubmitter {
 			t.Fatal(err)
 		}
 		var ok bool
-		if s.first, ok = machines.SemaphoreFirstLock(def); !ok {
+		if s.first, ok = machines.SemaphoreInputLocks(def); !ok {
 			t.Fatalf("%s has no several locks or total cap", sm.LogicalID)
 		}
 	}

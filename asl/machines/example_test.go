@@ -37,9 +37,9 @@ func ExampleSemaphore_invalid() {
 	// Output: SemaphoreOptions.Limit must be > 0, got 0
 }
 
-// SemaphoreFirstLock reads back, from a definition with several locks, which lock an input's
+// SemaphoreInputLocks reads back, from a definition with several locks, which lock an input's
 // execution takes first (the first by name): the lock a submission of that input waits for.
-func ExampleSemaphoreFirstLock() {
+func ExampleSemaphoreInputLocks() {
 	m, err := machines.Semaphore(machines.SemaphoreOptions{
 		Locks:        []machines.LockSpec{{LockNamePath: "$.region"}, {LockName: "database", Limit: 2}},
 		Limit:        5,
@@ -50,7 +50,7 @@ func ExampleSemaphoreFirstLock() {
 		fmt.Println(err)
 		return
 	}
-	first, ok := machines.SemaphoreFirstLock(m)
+	first, ok := machines.SemaphoreInputLocks(m)
 	if !ok {
 		fmt.Println("not a semaphore with several locks")
 		return

@@ -22,6 +22,6 @@ const (
 	EnvSubmitWeightPath = "TURNSTILE_WEIGHT_PATH"
 	// EnvSubmitSeveralLocks is "true" for a semaphore with several locks or a total cap: the
 	// submit function reads the machine's definition at cold start (DescribeStateMachine) and
-	// submits each input to the first lock its execution takes (SemaphoreFirstLock).
+	// submits each input to the first lock its execution takes (SemaphoreInputLocks).
 	EnvSubmitSeveralLocks = "TURNSTILE_SEVERAL_LOCKS"
 )

@@ -120,7 +120,7 @@ func submissionTarget(ctx context.Context, sfnClient *sfn.Client, f submitFlags)
 	if err != nil {
 		return r, fmt.Errorf("--state-machine %s: %w", f.stateMachine, err)
 	}
-	first, several := machines.SemaphoreFirstLock(m)
+	first, several := machines.SemaphoreInputLocks(m)
 	var ok bool
 	if r.Limit, ok = machines.SemaphoreLimit(m); !ok && !several {
 		return r, fmt.Errorf("--state-machine %s: not a Turnstile semaphore machine", f.stateMachine)

@@ -30,7 +30,7 @@ func newSubmit(scope constructs.Construct, table awsdynamodb.ITable, sm awsstepf
 		machines.EnvReconcilerLimit:           jsii.String(strconv.Itoa(p.Limit)),
 	}
 	// With several locks or a total cap the function reads the machine's definition at cold
-	// start (its Prepare Locks expression, machines.SemaphoreFirstLock): no copy of the locks in
+	// start (its Prepare Locks expression, machines.SemaphoreInputLocks): no copy of the locks in
 	// the environment, whose 4 KB would bound their number.
 	several := len(p.Locks) > 0 || p.TotalLimit != 0
 	switch {

@@ -75,7 +75,7 @@ func handlers(loss *startLoss) map[string]stack.HandlerFactory {
 			return func(ctx context.Context, payload []byte) ([]byte, error) {
 				mu.Lock()
 				if handle == nil {
-					loaded, err := submit.LoadFirstLock(ctx, env.StepFunctions, cfg)
+					loaded, err := submit.LoadInputLocks(ctx, env.StepFunctions, cfg)
 					var h *submit.Handler
 					if err == nil {
 						h, err = submit.New(loaded, locks)

@@ -28,10 +28,10 @@ type LockFigures struct {
 }
 
 // lockFigures reads each execution's input and lists its locks as the machine does
-// (machines.FirstLock.Locks), then measures every lock over the executions that hold it. An
+// (machines.InputLocks.Locks), then measures every lock over the executions that hold it. An
 // execution the machine refused for its lock names (machines.ErrInputLockName) holds none. A
 // total cap's gates (machines.LockRef.Gate) are left out: they are given back before the work.
-func lockFigures(ctx context.Context, api runner.StepFunctions, locks machines.FirstLock, traces []*runner.Trace) (map[string]LockFigures, error) {
+func lockFigures(ctx context.Context, api runner.StepFunctions, locks machines.InputLocks, traces []*runner.Trace) (map[string]LockFigures, error) {
 	holding := map[string][]*runner.Trace{}
 	figures := map[string]LockFigures{}
 	for _, t := range traces {

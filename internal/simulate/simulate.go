@@ -132,7 +132,7 @@ type Result struct {
 	Limit int `json:"limit"`
 	// Locks is, for a semaphore with several locks or a total cap, what the run measured of
 	// each lock the executions took (their locks read from their inputs as the machine lists
-	// them: machines.FirstLock.Locks), by name. Nil for a single lock.
+	// them: machines.InputLocks.Locks), by name. Nil for a single lock.
 	Locks map[string]LockFigures `json:"locks,omitempty"`
 	// LockNamePath is where the machine reads its lock name from the input, or "" for a
 	// fixed lock name.
@@ -394,7 +394,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	}
 	limit, _ := machines.SemaphoreLimit(def)
 	lockNamePath := machines.SemaphoreLockNamePath(def)
-	several, isSeveral := machines.SemaphoreFirstLock(def)
+	several, isSeveral := machines.SemaphoreInputLocks(def)
 	namePaths := several.Paths()
 	if !isSeveral && lockNamePath != "" {
 		namePaths = []string{lockNamePath}
@@ -573,7 +573,7 @@ func findSemaphore(tmpl *template.Template, name string) (template.StateMachine,
 			continue
 		}
 		_, single := machines.SemaphoreLimit(m)
-		if _, several := machines.SemaphoreFirstLock(m); !single && !several {
+		if _, several := machines.SemaphoreInputLocks(m); !single && !several {
 			continue
 		}
 		if name == "" || name == sm.Name || name == sm.LogicalID || name == sm.ARN {

@@ -26,7 +26,7 @@ func main() {
 		log.Fatal(err)
 	}
 	sfnClient := sfn.NewFromConfig(awsCfg)
-	if cfg, err = submit.LoadFirstLock(context.Background(), sfnClient, cfg); err != nil {
+	if cfg, err = submit.LoadInputLocks(context.Background(), sfnClient, cfg); err != nil {
 		log.Fatal(err)
 	}
 	locks, err := lock.New(cfg.TableName, dynamodb.NewFromConfig(awsCfg), sfnClient)

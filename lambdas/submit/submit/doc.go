@@ -11,7 +11,7 @@
 //
 // The lock name is the semaphore's fixed LockName, or each input's value at its LockNamePath;
 // on a semaphore with several locks or a total cap, it is the first lock each input's execution
-// takes (machines.FirstLock, read from the machine's definition at cold start: LoadFirstLock):
+// takes (machines.InputLocks, read from the machine's definition at cold start: LoadInputLocks):
 // started holding it, the execution waits for the others in flight as any execution does;
 // with PriorityPath or WeightPath, each input's priority and weight are read there as the
 // machine reads them (machines.InputOrder), and an input the machine would refuse is not

@@ -32,12 +32,12 @@ type Config struct {
 	// ("$.deployment.environment").
 	LockNamePath string
 	// SeveralLocks is true for a semaphore with several locks or a total cap: each input waits
-	// for the first lock its execution takes (machines.FirstLock), read from the machine's
-	// definition by LoadFirstLock.
+	// for the first lock its execution takes (machines.InputLocks), read from the machine's
+	// definition by LoadInputLocks.
 	SeveralLocks bool
-	// FirstLock is, with SeveralLocks, what the machine reads of each input to list its locks;
-	// LoadFirstLock sets it. Required with SeveralLocks.
-	FirstLock *machines.FirstLock
+	// InputLocks is, with SeveralLocks, what the machine reads of each input to list its locks;
+	// LoadInputLocks sets it. Required with SeveralLocks.
+	InputLocks *machines.InputLocks
 	// TTL is how long a submission may wait. Default: lock.DefaultSubmissionTTL.
 	TTL time.Duration
 	// PriorityPath is where each input gives its priority (the semaphore's PriorityPath, a
@@ -56,15 +56,15 @@ var ErrConfig = errors.New("submit: invalid configuration")
 // ErrNoLockName: the input has no non-empty string at the LockNamePath.
 var ErrNoLockName = errors.New("submit: the execution input has no non-empty string at the lock name path")
 
-// DescribeStateMachineAPI is what LoadFirstLock needs of Step Functions; *sfn.Client has it.
+// DescribeStateMachineAPI is what LoadInputLocks needs of Step Functions; *sfn.Client has it.
 type DescribeStateMachineAPI interface {
 	DescribeStateMachine(ctx context.Context, in *sfn.DescribeStateMachineInput, opts ...func(*sfn.Options)) (*sfn.DescribeStateMachineOutput, error)
 }
 
-// LoadFirstLock reads, for a Config with SeveralLocks, the machine's definition
-// (DescribeStateMachine) and sets FirstLock from it: the submit function calls it once, at cold
+// LoadInputLocks reads, for a Config with SeveralLocks, the machine's definition
+// (DescribeStateMachine) and sets InputLocks from it: the submit function calls it once, at cold
 // start. Other Configs are returned as they are.
-func LoadFirstLock(ctx context.Context, api DescribeStateMachineAPI, c Config) (Config, error) {
+func LoadInputLocks(ctx context.Context, api DescribeStateMachineAPI, c Config) (Config, error) {
 	if !c.SeveralLocks {
 		return c, nil
 	}
@@ -76,11 +76,11 @@ func LoadFirstLock(ctx context.Context, api DescribeStateMachineAPI, c Config) (
 	if err != nil {
 		return c, fmt.Errorf("%w: the definition of %s: %v", ErrConfig, c.StateMachineArn, err)
 	}
-	first, ok := machines.SemaphoreFirstLock(m)
+	first, ok := machines.SemaphoreInputLocks(m)
 	if !ok {
 		return c, fmt.Errorf("%w: %s is no Turnstile semaphore with several locks or a total cap (%s is set)", ErrConfig, c.StateMachineArn, machines.EnvSubmitSeveralLocks)
 	}
-	c.FirstLock = &first
+	c.InputLocks = &first
 	return c, nil
 }
 
@@ -150,8 +150,8 @@ func New(cfg Config, locks *lock.Client) (*Handler, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if cfg.SeveralLocks && cfg.FirstLock == nil {
-		return nil, fmt.Errorf("%w: with several locks, read the machine's locks first (LoadFirstLock)", ErrConfig)
+	if cfg.SeveralLocks && cfg.InputLocks == nil {
+		return nil, fmt.Errorf("%w: with several locks, read the machine's locks first (LoadInputLocks)", ErrConfig)
 	}
 	return &Handler{cfg: cfg, locks: locks}, nil
 }
@@ -227,8 +227,8 @@ func (h *Handler) submit(ctx context.Context, input string) (lock.Submission, er
 	r := lock.SubmitRequest{Lock: h.cfg.LockName, Limit: h.cfg.Limit, StateMachine: h.cfg.StateMachineArn, Input: input, TTL: h.cfg.TTL, PriorityAgeing: h.cfg.PriorityAgeing}
 	var err error
 	switch {
-	case h.cfg.FirstLock != nil:
-		if r.Lock, r.Limit, err = h.cfg.FirstLock.For(input); err != nil {
+	case h.cfg.InputLocks != nil:
+		if r.Lock, r.Limit, err = h.cfg.InputLocks.For(input); err != nil {
 			return lock.Submission{}, err
 		}
 	case h.cfg.LockNamePath != "":

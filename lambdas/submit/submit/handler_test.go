@@ -169,7 +169,7 @@ func (d definition) DescribeStateMachine(context.Context, *sfn.DescribeStateMach
 // execution takes, the first by name, with that lock's limit: "db" at $.a (limit 1) before
 // "queue" and "region". The second input naming "db" first queues behind the first; one whose
 // first lock is "queue" starts; one without a name at a lock name path fails with machines.ErrInputLockName.
-// Without LoadFirstLock, New refuses the configuration.
+// Without LoadInputLocks, New refuses the configuration.
 func TestSeveralLocks(t *testing.T) {
 	ctx := t.Context()
 	table := server.CreateLockTable(t)
@@ -192,10 +192,10 @@ func TestSeveralLocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := submit.New(cfg, locks); !errors.Is(err, submit.ErrConfig) || !strings.Contains(err.Error(), "LoadFirstLock") {
-		t.Fatalf("New before LoadFirstLock: %v, want ErrConfig", err)
+	if _, err := submit.New(cfg, locks); !errors.Is(err, submit.ErrConfig) || !strings.Contains(err.Error(), "LoadInputLocks") {
+		t.Fatalf("New before LoadInputLocks: %v, want ErrConfig", err)
 	}
-	if cfg, err = submit.LoadFirstLock(ctx, definition(rendered), cfg); err != nil {
+	if cfg, err = submit.LoadInputLocks(ctx, definition(rendered), cfg); err != nil {
 		t.Fatal(err)
 	}
 	h, err := submit.New(cfg, locks)

@@ -15,11 +15,11 @@ import (
 	"github.com/turnstile-sfn/turnstile/emulator"
 )
 
-// TestFirstLockIsTheMachines: for crafted and random inputs, FirstLock.Locks gives the locks
+// TestInputLocksAreTheMachines: for crafted and random inputs, InputLocks.Locks gives the locks
 // (names and limits, in order) and For the first of them that the machine's own Check Lock
 // Names and Prepare Locks give when run in the emulator, for a semaphore with several locks and one with a total cap; an input the machine
 // refuses with Turnstile.InvalidLockName gives ErrInputLockName.
-func TestFirstLockIsTheMachines(t *testing.T) {
+func TestInputLocksAreTheMachines(t *testing.T) {
 	work := machines.LambdaWork("arn:work")
 	several, err := machines.Semaphore(machines.SemaphoreOptions{Locks: []machines.LockSpec{{LockName: "m%}"}, {LockNamePath: "$.region"}, {LockNamePath: "$.jobs[0].queue", Limit: 3}},
 		Limit: 2, WaitStrategy: machines.WaitCallback, Work: work})
@@ -41,9 +41,9 @@ func TestFirstLockIsTheMachines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	pick := func() any { return names[rng.IntN(len(names))] }
 	for i, m := range []*asl.StateMachine{several, total, fixed} {
-		first, ok := machines.SemaphoreFirstLock(m)
+		first, ok := machines.SemaphoreInputLocks(m)
 		if !ok {
-			t.Fatalf("machine %d: SemaphoreFirstLock not ok", i)
+			t.Fatalf("machine %d: SemaphoreInputLocks not ok", i)
 		}
 		arn := prepareOnly(t, em, fmt.Sprintf("first-%d", i), m)
 		inputs := []string{`{"region":"eu","jobs":[{"queue":"a"}],"tenant":"t"}`, `{}`, `"text"`, `{"region":"q","jobs":[{"queue":"q"}],"tenant":"#total#q"}`}
@@ -73,25 +73,25 @@ func TestFirstLockIsTheMachines(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := machines.SemaphoreFirstLock(mustSemaphore(t, machines.SemaphoreOptions{LockName: "L", Limit: 1, WaitStrategy: machines.WaitCallback, Work: work})); ok {
-		t.Error("SemaphoreFirstLock of a single-lock machine is ok, want not")
+	if _, ok := machines.SemaphoreInputLocks(mustSemaphore(t, machines.SemaphoreOptions{LockName: "L", Limit: 1, WaitStrategy: machines.WaitCallback, Work: work})); ok {
+		t.Error("SemaphoreInputLocks of a single-lock machine is ok, want not")
 	}
 	cleanup, err := machines.Cleanup(machines.CleanupOptions{Locks: []machines.LockSpec{{LockName: "a"}, {LockNamePath: "$.k"}}, Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := machines.SemaphoreFirstLock(cleanup); ok {
-		t.Error("SemaphoreFirstLock of a several-lock cleanup machine is ok, want not")
+	if _, ok := machines.SemaphoreInputLocks(cleanup); ok {
+		t.Error("SemaphoreInputLocks of a several-lock cleanup machine is ok, want not")
 	}
 	wantPaths := [][]string{{"$.region", "$.jobs[0].queue"}, {"$.tenant"}, nil}
 	for i, m := range []*asl.StateMachine{several, total, fixed} {
-		first, _ := machines.SemaphoreFirstLock(m)
+		first, _ := machines.SemaphoreInputLocks(m)
 		if got := first.Paths(); !slices.Equal(got, wantPaths[i]) {
 			t.Errorf("machine %d: Paths = %q, want %q", i, got, wantPaths[i])
 		}
 	}
-	if _, _, err := (machines.FirstLock{}).For("{}"); err == nil {
-		t.Error("the zero FirstLock gave a lock")
+	if _, _, err := (machines.InputLocks{}).For("{}"); err == nil {
+		t.Error("the zero InputLocks gave a lock")
 	}
 }
 

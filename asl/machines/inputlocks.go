@@ -12,21 +12,22 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl"
 )
 
-// Reading the first lock a semaphore with several locks (SemaphoreOptions.Locks) or a total cap
-// (SemaphoreOptions.TotalLimit) takes for an execution input, outside the machine: the lock a
-// submission (lock.SubmitRequest) of that input waits for. Its execution then starts holding
-// that lock and waits for the others in flight, in the machine's order, as any execution does.
+// Reading, outside the machine, the locks a semaphore with several locks
+// (SemaphoreOptions.Locks) or a total cap (SemaphoreOptions.TotalLimit) takes for an execution
+// input, in the order it takes them. The first is the lock a submission (lock.SubmitRequest) of
+// that input waits for: its execution then starts holding that lock and waits for the others in
+// flight, in the machine's order, as any execution does.
 
 // ErrInputLockName: the execution input has no non-empty string at one of the machine's lock
 // name paths, or, with a total cap, one that begins with the total lock's name (the machine's
 // Check Lock Names fails such an execution with ErrorInvalidLockName); fix the input.
 var ErrInputLockName = errors.New("the execution input has no usable lock name")
 
-// FirstLock is what a semaphore machine with several locks or a total cap reads of each input
+// InputLocks is what a semaphore machine with several locks or a total cap reads of each input
 // to list its locks: the JSONata expression of its Prepare Locks state, and the checks of its
 // Check Lock Names state. Its Locks gives an input's locks, For the first of them. The zero
 // value is no such machine.
-type FirstLock struct {
+type InputLocks struct {
 	// locks is Prepare Locks' expression of the execution's locks, without "{%" and "%}".
 	locks string
 	// paths are the lock name paths Check Lock Names tests, in order.
@@ -35,22 +36,22 @@ type FirstLock struct {
 	reserved string
 }
 
-// SemaphoreFirstLock reads back what a semaphore machine Semaphore generated with several locks
+// SemaphoreInputLocks reads back what a semaphore machine Semaphore generated with several locks
 // or a total cap reads of each input to list its locks. ok is false for any other machine (a
 // single lock: SemaphoreLockName, SemaphoreLockNamePath; the cleanup machine, which lists the
 // same locks but runs no work).
-func SemaphoreFirstLock(m *asl.StateMachine) (f FirstLock, ok bool) {
+func SemaphoreInputLocks(m *asl.StateMachine) (f InputLocks, ok bool) {
 	if m.States.Get(StateRunWork) == nil {
-		return FirstLock{}, false
+		return InputLocks{}, false
 	}
 	prepare, isPass := m.States.Get(StatePrepareLocks).(*asl.Pass)
 	if !isPass {
-		return FirstLock{}, false
+		return InputLocks{}, false
 	}
 	output, _ := prepare.Output.(map[string]any)
 	expr, _ := output["locks"].(string)
 	if !asl.IsExpression(expr) {
-		return FirstLock{}, false
+		return InputLocks{}, false
 	}
 	f.locks = strings.TrimSpace(expr[2 : len(expr)-2])
 	check, _ := m.States.Get(StateCheckLockNames).(*asl.Choice)
@@ -84,12 +85,12 @@ type LockRef struct {
 // Paths returns the lock name paths the machine reads from each input, in the order its Check
 // Lock Names tests them (with a total cap, its LockNamePath); none when every lock has a fixed
 // name.
-func (f FirstLock) Paths() []string { return slices.Clone(f.paths) }
+func (f InputLocks) Paths() []string { return slices.Clone(f.paths) }
 
 // For returns the first lock the machine takes for the execution input (JSON text) and that
 // lock's limit: the first of Locks. An input the machine's Check Lock Names refuses gives
 // ErrInputLockName.
-func (f FirstLock) For(input string) (lockName string, limit int, err error) {
+func (f InputLocks) For(input string) (lockName string, limit int, err error) {
 	locks, err := f.Locks(input)
 	if err != nil {
 		return "", 0, err
@@ -101,9 +102,9 @@ func (f FirstLock) For(input string) (lockName string, limit int, err error) {
 // it takes them (sorted by name, each named once; with a total cap, the key's lock and the total
 // lock), evaluating the machine's own Prepare Locks expression. An input the machine's Check
 // Lock Names refuses gives ErrInputLockName.
-func (f FirstLock) Locks(input string) ([]LockRef, error) {
+func (f InputLocks) Locks(input string) ([]LockRef, error) {
 	if f.locks == "" {
-		return nil, errors.New("machines: FirstLock is the zero value; read it with SemaphoreFirstLock")
+		return nil, errors.New("machines: InputLocks is the zero value; read it with SemaphoreInputLocks")
 	}
 	var doc any
 	if input == "" {
