@@ -4,28 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/sfn"
 
 	"github.com/turnstile-sfn/turnstile/lambdas/testrunner/runner"
 	"github.com/turnstile-sfn/turnstile/lock"
 )
-
-// errTableRequired: an operator's command needs the lock table.
-var errTableRequired = errors.New("--table is required (the lock table: the demo stack's LockTableName output, or the table `turnstile up` lists)")
-
-// errNotStateMachine: --state-machine is not a state machine ARN.
-var errNotStateMachine = errors.New("--state-machine must be a state machine ARN (arn:aws:states:REGION:ACCOUNT:stateMachine:NAME)")
-
-// isStateMachineArn reports whether arn names a state machine (not an execution, not a name).
-func isStateMachineArn(arn string) bool { return strings.Contains(arn, ":stateMachine:") }
 
 // errWatch: a negative --watch interval.
 var errWatch = errors.New("--watch must be a positive interval such as 2s (0 or absent prints once)")
@@ -35,31 +21,18 @@ const clearScreen = "\x1b[H\x1b[2J"
 
 // inspectFlags are the flags of `turnstile inspect`.
 type inspectFlags struct {
-	aws   awsFlags
-	table string
-	lock  string
-	json  bool
+	*lockFlags
 	watch time.Duration
 }
 
 func parseInspectFlags(args []string, stderr io.Writer) (inspectFlags, error) {
-	var f inspectFlags
-	fs := flag.NewFlagSet("turnstile inspect", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.table, "table", "", "the lock table (required)")
-	fs.StringVar(&f.lock, "lock", "", "show this lock: its holders with their execution's status, its queue in ticket order (default: list the locks)")
-	fs.BoolVar(&f.json, "json", false, "print JSON (with --watch, one object a line)")
-	fs.DurationVar(&f.watch, "watch", 0, "redraw every interval until interrupted, e.g. 2s")
-	f.aws.register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	f := inspectFlags{lockFlags: newLockFlags("inspect", "print JSON (with --watch, one object a line)", stderr)}
+	f.addLock("show this lock: its holders with their execution's status, its queue in ticket order (default: list the locks)", nil)
+	f.fs.DurationVar(&f.watch, "watch", 0, "redraw every interval until interrupted, e.g. 2s")
+	if err := f.parse(args); err != nil {
 		return f, err
 	}
-	switch {
-	case fs.NArg() > 0:
-		return f, fmt.Errorf("inspect takes no arguments, got %q", fs.Args())
-	case f.table == "":
-		return f, errTableRequired
-	case f.watch < 0:
+	if f.watch < 0 {
 		return f, fmt.Errorf("%w, got %s", errWatch, f.watch)
 	}
 	return f, nil
@@ -123,18 +96,14 @@ type waiterDetail struct {
 }
 
 // listLocks reads every lock of the table.
-func listLocks(ctx context.Context, ddb *dynamodb.Client, table string, now func() time.Time) ([]lockSummary, error) {
-	reader, err := lock.New(table, ddb, nil)
-	if err != nil {
-		return nil, err
-	}
-	names, err := runner.LockNames(ctx, ddb, table)
+func listLocks(ctx context.Context, c lockClients, table string, now func() time.Time) ([]lockSummary, error) {
+	names, err := runner.LockNames(ctx, c.ddb, table)
 	if err != nil {
 		return nil, err
 	}
 	out := []lockSummary{}
 	for _, name := range names {
-		st, err := reader.Read(ctx, name)
+		st, err := c.locks.Read(ctx, name)
 		if err != nil {
 			return nil, err
 		}
@@ -148,19 +117,15 @@ func listLocks(ctx context.Context, ddb *dynamodb.Client, table string, now func
 }
 
 // readLock reads one lock with its holders' statuses.
-func readLock(ctx context.Context, ddb *dynamodb.Client, sfnClient *sfn.Client, table, name string, now func() time.Time) (lockDetail, error) {
-	reader, err := lock.New(table, ddb, sfnClient)
-	if err != nil {
-		return lockDetail{}, err
-	}
-	st, err := reader.Read(ctx, name)
+func readLock(ctx context.Context, c lockClients, name string, now func() time.Time) (lockDetail, error) {
+	st, err := c.locks.Read(ctx, name)
 	if err != nil {
 		return lockDetail{}, err
 	}
 	d := lockDetail{Name: name, Count: st.Count, Tickets: st.Tickets, Limit: st.Limit, LimitOverride: st.LimitOverride, Paused: st.Paused, Holders: []holderDetail{}, Waiters: []waiterDetail{}}
 	t := now()
 	for _, h := range st.Holders {
-		status, err := executionStatus(ctx, sfnClient, h.Execution)
+		status, err := executionStatus(ctx, c.sfn, h.Execution)
 		if err != nil {
 			return lockDetail{}, err
 		}
@@ -230,16 +195,16 @@ func inspectCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	ddb, sfnClient, err := f.aws.clients(ctx)
+	c, err := f.client(ctx)
 	if err != nil {
 		return err
 	}
 	draw := func() error {
 		var v any
 		if f.lock != "" {
-			v, err = readLock(ctx, ddb, sfnClient, f.table, f.lock, time.Now)
+			v, err = readLock(ctx, c, f.lock, time.Now)
 		} else {
-			v, err = listLocks(ctx, ddb, f.table, time.Now)
+			v, err = listLocks(ctx, c, f.table, time.Now)
 		}
 		if err != nil {
 			return err

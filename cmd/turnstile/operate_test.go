@@ -241,13 +241,14 @@ func freePort(t *testing.T) int {
 // waitFor reads the lock until ok holds of it, for a minute at most.
 func waitFor(t *testing.T, ctx context.Context, st *localStack, table, name string, ok func(lockDetail) bool) lockDetail {
 	t.Helper()
-	ddb, sfnClient, err := awsFlags{endpointDynamoDB: st.Resources.Endpoints.DynamoDB, endpointSFN: st.Resources.Endpoints.StepFunctions}.clients(ctx)
+	f := lockFlags{table: table, aws: awsFlags{endpointDynamoDB: st.Resources.Endpoints.DynamoDB, endpointSFN: st.Resources.Endpoints.StepFunctions}}
+	c, err := f.client(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(time.Minute)
 	for {
-		d, err := readLock(ctx, ddb, sfnClient, table, name, time.Now)
+		d, err := readLock(ctx, c, name, time.Now)
 		if err == nil && ok(d) {
 			return d
 		}

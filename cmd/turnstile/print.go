@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -274,4 +275,11 @@ func printMetrics(tw *tabwriter.Writer, ms map[string]simulate.MetricSummary) {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t\n", label, part)
 	}
+}
+
+// writeJSON writes v to w as one indented JSON object, as every command's --json prints it.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

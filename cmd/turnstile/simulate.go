@@ -260,13 +260,11 @@ func simulateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 	}
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
 		withoutTraces := *res
 		report := *res.Report
 		report.Executions = nil
 		withoutTraces.Report = &report
-		if err := enc.Encode(withoutTraces); err != nil {
+		if err := writeJSON(stdout, withoutTraces); err != nil {
 			return err
 		}
 	} else {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,9 +15,6 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/lock"
 )
-
-// errLockRequired: a steering command needs the lock.
-var errLockRequired = errors.New("--lock is required: the lock's name (turnstile inspect lists them)")
 
 // errNoSuchLock: the lock has no counter item: nothing drew a ticket on it, took a slot or set
 // it, so it is likely misspelt.
@@ -44,46 +40,35 @@ const DefaultDrainCause = "the lock was drained by an operator (turnstile drain)
 
 // steerFlags are the flags of limit, pause, resume and drain.
 type steerFlags struct {
-	aws          awsFlags
-	table        string
-	lock         string
-	json         bool
-	isDefault    bool
-	stateMachine string
-	set          int
-	setGiven     bool
-	clear        bool
-	cause        string
+	*lockFlags
+	isDefault bool
+	set       int
+	setGiven  bool
+	clear     bool
+	cause     string
 }
 
 func parseSteerFlags(cmd string, args []string, stderr io.Writer) (steerFlags, error) {
-	var f steerFlags
-	fs := flag.NewFlagSet("turnstile "+cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.table, "table", "", "the lock table (required)")
-	fs.StringVar(&f.lock, "lock", "", "the lock's name (required)")
-	fs.BoolVar(&f.json, "json", false, "print what happened as one JSON object")
+	f := steerFlags{lockFlags: newLockFlags(cmd, "print what happened as one JSON object", stderr)}
 	switch cmd {
 	case "limit":
-		fs.BoolVar(&f.isDefault, "default", false, "change the semaphore's default limit (every lock without a limit of its own) instead of one lock's")
-		fs.StringVar(&f.stateMachine, "state-machine", "", "with --default: the semaphore's state machine ARN")
-		fs.IntVar(&f.set, "set", 0, fmt.Sprintf("set the limit to N (1 to %d)", lock.MaxLimit))
-		fs.BoolVar(&f.clear, "clear", false, "take back the lock's own limit: it follows the semaphore's default again")
+		// --lock or --default: checked below.
+		f.addLock("the lock's name (required)", nil)
+		f.fs.BoolVar(&f.isDefault, "default", false, "change the semaphore's default limit (every lock without a limit of its own) instead of one lock's")
+		f.addStateMachine("with --default: the semaphore's state machine ARN", false)
+		f.fs.IntVar(&f.set, "set", 0, fmt.Sprintf("set the limit to N (1 to %d)", lock.MaxLimit))
+		f.fs.BoolVar(&f.clear, "clear", false, "take back the lock's own limit: it follows the semaphore's default again")
 	case "drain":
-		fs.StringVar(&f.cause, "cause", DefaultDrainCause, "the cause the drained executions fail with")
+		f.addLock("the lock's name (required)", errLockRequired)
+		f.fs.StringVar(&f.cause, "cause", DefaultDrainCause, "the cause the drained executions fail with")
+	default:
+		f.addLock("the lock's name (required)", errLockRequired)
 	}
-	f.aws.register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := f.parse(args); err != nil {
 		return f, err
 	}
-	fs.Visit(func(fl *flag.Flag) { f.setGiven = f.setGiven || fl.Name == "set" })
+	f.fs.Visit(func(fl *flag.Flag) { f.setGiven = f.setGiven || fl.Name == "set" })
 	switch {
-	case fs.NArg() > 0:
-		return f, fmt.Errorf("%s takes no arguments, got %q", cmd, fs.Args())
-	case f.table == "":
-		return f, errTableRequired
-	case cmd != "limit" && f.lock == "":
-		return f, errLockRequired
 	case cmd == "drain" && strings.TrimSpace(f.cause) == "":
 		return f, errors.New("--cause must not be empty: the drained executions fail with it")
 	case cmd != "limit":
@@ -129,17 +114,14 @@ func steerCommand(ctx context.Context, cmd string, args []string, stdout, stderr
 	if err != nil {
 		return err
 	}
-	ddb, sfnClient, err := f.aws.clients(ctx)
+	c, err := f.client(ctx)
 	if err != nil {
 		return err
 	}
-	locks, err := lock.New(f.table, ddb, sfnClient)
-	if err != nil {
-		return err
-	}
+	locks := c.locks
 	report := steerReport{Lock: f.lock, Admitted: []string{}}
 	if f.isDefault {
-		if err := checkParksInQueue(ctx, sfnClient, f.stateMachine); err != nil {
+		if err := checkParksInQueue(ctx, c.sfn, f.stateMachine); err != nil {
 			return err
 		}
 		res, err := locks.SetDefaultLimit(ctx, f.stateMachine, f.set)
@@ -185,9 +167,7 @@ func steerCommand(ctx context.Context, cmd string, args []string, stdout, stderr
 // printSteer writes the report as JSON or as a sentence or two.
 func printSteer(w io.Writer, cmd string, f steerFlags, r steerReport) error {
 	if f.json {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return writeJSON(w, r)
 	}
 	limit := "the limit its callers are configured with"
 	if r.Limit > 0 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -32,36 +31,21 @@ var errNotFirstLock = errors.New("--lock must be the first lock the machine take
 
 // submitFlags are the flags of `turnstile submit`.
 type submitFlags struct {
-	aws          awsFlags
-	table        string
-	stateMachine string
-	lock         string
-	input        string
-	ttl          time.Duration
-	json         bool
+	*lockFlags
+	input string
+	ttl   time.Duration
 }
 
 func parseSubmitFlags(args []string, stderr io.Writer) (submitFlags, error) {
-	var f submitFlags
-	fs := flag.NewFlagSet("turnstile submit", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.table, "table", "", "the lock table (required)")
-	fs.StringVar(&f.stateMachine, "state-machine", "", "the semaphore's state machine ARN, Callback strategy (required)")
-	fs.StringVar(&f.lock, "lock", "", "the lock's name (default: the machine's LockName, or the input's value at its LockNamePath; with several locks or a total cap, the first lock the input's execution takes)")
-	fs.StringVar(&f.input, "input", "{}", "the execution input, JSON")
-	fs.DurationVar(&f.ttl, "ttl", lock.DefaultSubmissionTTL, "how long the submission may wait in the queue before it expires")
-	fs.BoolVar(&f.json, "json", false, "print the submission as one JSON object")
-	f.aws.register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	f := submitFlags{lockFlags: newLockFlags("submit", "print the submission as one JSON object", stderr)}
+	f.addStateMachine("the semaphore's state machine ARN, Callback strategy (required)", true)
+	f.addLock("the lock's name (default: the machine's LockName, or the input's value at its LockNamePath; with several locks or a total cap, the first lock the input's execution takes)", nil)
+	f.fs.StringVar(&f.input, "input", "{}", "the execution input, JSON")
+	f.fs.DurationVar(&f.ttl, "ttl", lock.DefaultSubmissionTTL, "how long the submission may wait in the queue before it expires")
+	if err := f.parse(args); err != nil {
 		return f, err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return f, fmt.Errorf("submit takes no arguments, got %q", fs.Args())
-	case f.table == "":
-		return f, errTableRequired
-	case !isStateMachineArn(f.stateMachine):
-		return f, fmt.Errorf("%w, got %q", errNotStateMachine, f.stateMachine)
 	case !json.Valid([]byte(f.input)):
 		return f, fmt.Errorf("--input must be JSON, got %q", f.input)
 	case f.ttl <= 0:
@@ -77,18 +61,15 @@ func submitCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	ddb, sfnClient, err := f.aws.clients(ctx)
+	c, err := f.client(ctx)
 	if err != nil {
 		return err
 	}
-	r, err := submissionTarget(ctx, sfnClient, f)
+	r, err := submissionTarget(ctx, c.sfn, f)
 	if err != nil {
 		return err
 	}
-	locks, err := lock.New(f.table, ddb, sfnClient)
-	if err != nil {
-		return err
-	}
+	locks := c.locks
 	lockName := r.Lock
 	s, err := locks.Submit(ctx, r)
 	if err != nil && s.ID == "" {
@@ -170,39 +151,27 @@ func submissionTarget(ctx context.Context, sfnClient *sfn.Client, f submitFlags)
 	return r, nil
 }
 
+// errSubmissionLockRequired: a submission is found by its lock and its id.
+var errSubmissionLockRequired = errors.New("--lock is required: the submission's lock (turnstile submit prints it)")
+
 // submissionFlags are the flags of `turnstile submission` and `turnstile cancel`.
 type submissionFlags struct {
-	aws    awsFlags
-	table  string
-	lock   string
+	*lockFlags
 	id     string
 	reason string
-	json   bool
 }
 
 func parseSubmissionFlags(cmd string, args []string, stderr io.Writer) (submissionFlags, error) {
-	var f submissionFlags
-	fs := flag.NewFlagSet("turnstile "+cmd, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.table, "table", "", "the lock table (required)")
-	fs.StringVar(&f.lock, "lock", "", "the submission's lock (required; turnstile submit prints it)")
-	fs.StringVar(&f.id, "id", "", "the submission's id (required; turnstile submit prints it)")
+	f := submissionFlags{lockFlags: newLockFlags(cmd, "print the submission's status as one JSON object", stderr)}
+	f.addLock("the submission's lock (required; turnstile submit prints it)", errSubmissionLockRequired)
+	f.fs.StringVar(&f.id, "id", "", "the submission's id (required; turnstile submit prints it)")
 	if cmd == "cancel" {
-		fs.StringVar(&f.reason, "reason", "cancelled by an operator", "why, recorded as the submission's reason")
+		f.fs.StringVar(&f.reason, "reason", "cancelled by an operator", "why, recorded as the submission's reason")
 	}
-	fs.BoolVar(&f.json, "json", false, "print the submission's status as one JSON object")
-	f.aws.register(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := f.parse(args); err != nil {
 		return f, err
 	}
-	switch {
-	case fs.NArg() > 0:
-		return f, fmt.Errorf("%s takes no arguments, got %q", cmd, fs.Args())
-	case f.table == "":
-		return f, errTableRequired
-	case f.lock == "":
-		return f, errors.New("--lock is required: the submission's lock (turnstile submit prints it)")
-	case f.id == "":
+	if f.id == "" {
 		return f, errors.New("--id is required: the submission's id (turnstile submit prints it)")
 	}
 	return f, nil
@@ -214,19 +183,15 @@ func submissionCommand(ctx context.Context, cmd string, args []string, stdout, s
 	if err != nil {
 		return err
 	}
-	ddb, sfnClient, err := f.aws.clients(ctx)
-	if err != nil {
-		return err
-	}
-	locks, err := lock.New(f.table, ddb, sfnClient)
+	c, err := f.client(ctx)
 	if err != nil {
 		return err
 	}
 	var st lock.SubmissionStatus
 	if cmd == "cancel" {
-		st, err = locks.Cancel(ctx, f.lock, f.id, f.reason)
+		st, err = c.locks.Cancel(ctx, f.lock, f.id, f.reason)
 	} else {
-		st, err = locks.Status(ctx, f.lock, f.id)
+		st, err = c.locks.Status(ctx, f.lock, f.id)
 	}
 	if err != nil {
 		return err
@@ -237,9 +202,7 @@ func submissionCommand(ctx context.Context, cmd string, args []string, stdout, s
 // printSubmission prints a submission's status.
 func printSubmission(w io.Writer, asJSON bool, st lock.SubmissionStatus) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return writeJSON(w, st)
 	}
 	fmt.Fprintf(w, "Submission %s on %q: %s\n", st.ID, st.Lock, st.Outcome)
 	switch st.Outcome {

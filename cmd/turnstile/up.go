@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -237,9 +236,7 @@ func upCommand(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(st.Resources); err != nil {
+		if err := writeJSON(stdout, st.Resources); err != nil {
 			return errors.Join(err, st.Close())
 		}
 	} else {
