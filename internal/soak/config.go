@@ -85,6 +85,12 @@ type Config struct {
 	// queue model with the weights (semcheck.WithWeights) (StrategyCallback). Default: 0, one
 	// slot each.
 	QueueWeights int
+	// QueueParkUnordered breaks the queue protocol on purpose, to show the checks of
+	// priorities and weights catch it: executions park with their bare ticket and one slot
+	// each, while the histories record their place (QueuePriorityAgeing) and weight
+	// (QueueWeights), so the lock admits them in an order, or with weights, the queue model
+	// does not expect (StrategyCallback).
+	QueueParkUnordered bool
 	// LeaveRate is the chance that a queued execution gives up waiting at once (within 2 ms)
 	// and leaves the queue (StrategyCallback).
 	LeaveRate float64

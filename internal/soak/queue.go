@@ -272,6 +272,23 @@ func (q *queueRun) drawTicket(ctx context.Context, c *queueClient) (int64, error
 	return 0, fmt.Errorf("soak: draw a ticket failed %d times: %w", maxTries, err)
 }
 
+// order is what decides, beside its ticket, when execution e is admitted: its place in the
+// queue (its ticket, or with Config.QueuePriorityAgeing lock.Place of it with a random
+// priority, so that the FIFO model checks the order priorities promise) and its weight (0, one
+// slot, or with Config.QueueWeights a random weight from 1 to QueueWeights, at most Limit,
+// which weightOf then gives the queue model).
+func (q *queueRun) order(c *queueClient, e string, ticket int64) (place int64, weight int) {
+	place = ticket
+	if q.cfg.QueuePriorityAgeing > 0 {
+		place = lock.Place(ticket, c.random.IntN(lock.MaxPriority+1), q.cfg.QueuePriorityAgeing)
+	}
+	if q.cfg.QueueWeights > 0 {
+		weight = 1 + c.random.IntN(min(q.cfg.QueueWeights, q.cfg.Limit))
+		q.weights.Store(e, weight)
+	}
+	return place, weight
+}
+
 // execution runs one execution of the Callback machine: draw a ticket, park, wait for the
 // wake-up (or give up waiting and leave), hold the slot a moment and release it.
 func (q *queueRun) execution(ctx context.Context, c *queueClient, e string) error {
@@ -279,20 +296,17 @@ func (q *queueRun) execution(ctx context.Context, c *queueClient, e string) erro
 	if err != nil {
 		return err
 	}
-	if q.cfg.QueuePriorityAgeing > 0 {
-		// It waits, and is recorded, under its place: the FIFO model then checks the order
-		// priorities promise.
-		ticket = lock.Place(ticket, c.random.IntN(lock.MaxPriority+1), q.cfg.QueuePriorityAgeing)
-	}
-	weight := 0
-	if q.cfg.QueueWeights > 0 {
-		weight = 1 + c.random.IntN(min(q.cfg.QueueWeights, q.cfg.Limit))
-		q.weights.Store(e, weight)
+	place, weight := q.order(c, e, ticket)
+	// The history records the place and the weight; the lock gets them too, unless the soak
+	// breaks the protocol on purpose (Config.QueueParkUnordered).
+	parkPlace, parkWeight := place, weight
+	if q.cfg.QueueParkUnordered {
+		parkPlace, parkWeight = ticket, 0
 	}
 	woken := q.board.register(e)
 	defer q.board.forget(e)
-	parked, parkCall, err := q.do(c, semcheck.ParkWeighted(e, ticket, weight), func(again bool) (semcheck.QueueOutput, error) {
-		r, err := c.locks.Park(ctx, lock.ParkRequest{Lock: lockName, Limit: q.cfg.Limit, Execution: e, Ticket: ticket, Token: taskToken(e), Again: again, Weight: weight})
+	parked, parkCall, err := q.do(c, semcheck.ParkWeighted(e, place, weight), func(again bool) (semcheck.QueueOutput, error) {
+		r, err := c.locks.Park(ctx, lock.ParkRequest{Lock: lockName, Limit: q.cfg.Limit, Execution: e, Ticket: parkPlace, Token: taskToken(e), Again: again, Weight: parkWeight})
 		switch {
 		case err != nil:
 			return semcheck.QueueOutput{}, err
@@ -319,7 +333,7 @@ func (q *queueRun) execution(ctx context.Context, c *queueClient, e string) erro
 			}
 			q.leaves.Add(1)
 			left, _, err := q.do(c, semcheck.Leave(e), func(bool) (semcheck.QueueOutput, error) {
-				r, err := c.locks.Leave(ctx, lockName, e, ticket, q.cfg.Limit)
+				r, err := c.locks.Leave(ctx, lockName, e, parkPlace, q.cfg.Limit)
 				return gaveUp(r), err
 			})
 			if err == nil && left.Outcome == semcheck.GaveUp {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/turnstile-sfn/turnstile/internal/semcheck"
@@ -255,59 +256,91 @@ func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 	}
 }
 
-// With priorities (a small ageing step, so that both priorities and ageing decide admissions),
-// with and without faults, the FIFO model accepts every history of places: the queue admits
-// in the order lock.Place promises.
-func TestQueueSoakWithPrioritiesKeepsTheirOrder(t *testing.T) {
-	for _, faults := range []bool{false, true} {
+// orderedQueueSoak is the outcome of runOrderedQueueSoak: the reports of the three runs.
+type orderedQueueSoak struct {
+	clean, faulty, broken soak.Report
+}
+
+// runOrderedQueueSoak runs the small queue soak with an order of admission beyond FIFO, which
+// configure sets (priorities or weights), three ways at once: without faults, with them, and
+// with the lock not told the order (Config.QueueParkUnordered). Without faults the checks find
+// no failure; with or without, no admission is out of order, no slot is leaked, no read finds
+// more than the limit held or a broken lock, no waiter is stranded, and the queue is several
+// long; the broken run fails. The caller checks which check caught the broken run.
+func runOrderedQueueSoak(t *testing.T, configure func(*soak.Config)) orderedQueueSoak {
+	t.Helper()
+	configs := make([]soak.Config, 3)
+	for i := range configs {
 		cfg := smallQueueSoak()
 		cfg.Seeds, cfg.Pairs = 1, sized(100, 200)
-		cfg.QueuePriorityAgeing = 3
-		if !faults {
+		configure(&cfg)
+		if i != 1 {
 			cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
 		}
-		report, err := soak.Run(t.Context(), endpoint(t), cfg)
-		if err != nil {
-			t.Fatalf("Run: %v", err)
+		if i == 2 {
+			cfg.Pairs = sized(2*cfg.SegmentPairs, 4*cfg.SegmentPairs)
+			cfg.QueueParkUnordered = true
 		}
-		if !faults && report.Failures() != 0 {
-			t.Errorf("without faults: Failures() = %d, want 0; first: %s", report.Failures(), report.FirstFailure)
-		}
-		if report.OutOfOrder != 0 || report.LeakedSlots != 0 || report.OverLimitReads != 0 || report.StrandedWaiters != 0 {
-			t.Errorf("faults %v: out of order %d, leaked %d, over the limit %d, stranded %d; want 0 (first failure: %s)",
-				faults, report.OutOfOrder, report.LeakedSlots, report.OverLimitReads, report.StrandedWaiters, report.FirstFailure)
+		configs[i] = cfg
+	}
+	reports := make([]soak.Report, len(configs))
+	errs := make([]error, len(configs))
+	server := endpoint(t)
+	var wg sync.WaitGroup
+	for i, cfg := range configs {
+		wg.Go(func() { reports[i], errs[i] = soak.Run(t.Context(), server, cfg) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	r := orderedQueueSoak{clean: reports[0], faulty: reports[1], broken: reports[2]}
+	if r.clean.Failures() != 0 {
+		t.Errorf("without faults: Failures() = %d, want 0; first: %s", r.clean.Failures(), r.clean.FirstFailure)
+	}
+	for _, run := range []struct {
+		name   string
+		report soak.Report
+	}{{"without faults", r.clean}, {"with faults", r.faulty}} {
+		name, report := run.name, run.report
+		if report.OutOfOrder != 0 || report.LeakedSlots != 0 || report.OverLimitReads != 0 || report.BrokenReads != 0 || report.StrandedWaiters != 0 {
+			t.Errorf("%s: out of order %d, leaked %d, over the limit %d, broken %d, stranded %d; want 0 (first failure: %s)",
+				name, report.OutOfOrder, report.LeakedSlots, report.OverLimitReads, report.BrokenReads, report.StrandedWaiters, report.FirstFailure)
 		}
 		if report.MostWaiters < 5 {
-			t.Errorf("faults %v: MostWaiters = %d: want a queue of several", faults, report.MostWaiters)
+			t.Errorf("%s: MostWaiters = %d: want a queue of several", name, report.MostWaiters)
 		}
+	}
+	if r.faulty.FailingHistories > 0 {
+		t.Logf("with faults: %d histories the model rejects; first: %s", r.faulty.FailingHistories, r.faulty.FirstFailure)
+	}
+	t.Logf("the lock not told the order: out of order %d, failing histories %d, inconclusive %d of %d checks; first failure: %s",
+		r.broken.OutOfOrder, r.broken.FailingHistories, r.broken.InconclusiveChecks, r.broken.Segments, r.broken.FirstFailure)
+	if r.broken.Failures() == 0 {
+		t.Errorf("the lock not told the order: Failures() = 0; want the checks to catch it")
+	}
+	return r
+}
+
+// With priorities (a small ageing step, so that both priorities and ageing decide admissions),
+// with and without faults, the FIFO model accepts every history of places: the queue admits
+// in the order lock.Place promises. A lock that serves the bare tickets instead is caught in
+// real time: admissions overtake in the order of places.
+func TestQueueSoakWithPrioritiesKeepsTheirOrder(t *testing.T) {
+	r := runOrderedQueueSoak(t, func(cfg *soak.Config) { cfg.QueuePriorityAgeing = 3 })
+	if r.broken.OutOfOrder == 0 {
+		t.Errorf("OutOfOrder = 0 with the priorities hidden from the lock; want real time to prove admissions out of the order of places")
 	}
 }
 
 // With weighted permits (weights 1 to 3 on a lock of 3), with and without faults: the queue
 // model with the weights accepts every history without faults, and no read finds more weight
-// held than the limit or a counter that is not the holders' weight.
+// held than the limit or a counter that is not the holders' weight. A lock that counts one slot
+// each instead admits more weight than the limit, which the model with the weights rejects.
 func TestQueueSoakWithWeightsKeepsTheLimit(t *testing.T) {
-	for _, faults := range []bool{false, true} {
-		cfg := smallQueueSoak()
-		cfg.Seeds, cfg.Pairs = 1, sized(100, 200)
-		cfg.QueueWeights = 3
-		if !faults {
-			cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 0, 0, 0
-		}
-		report, err := soak.Run(t.Context(), endpoint(t), cfg)
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-		if !faults && report.Failures() != 0 {
-			t.Errorf("without faults: Failures() = %d, want 0; first: %s", report.Failures(), report.FirstFailure)
-		}
-		if report.FailingHistories > 0 {
-			t.Logf("faults %v: %d histories the weighted model rejects; first: %s", faults, report.FailingHistories, report.FirstFailure)
-		}
-		if report.OutOfOrder != 0 || report.LeakedSlots != 0 || report.OverLimitReads != 0 || report.BrokenReads != 0 || report.StrandedWaiters != 0 {
-			t.Errorf("faults %v: out of order %d, leaked %d, over the limit %d, broken %d, stranded %d; want 0 (first failure: %s)",
-				faults, report.OutOfOrder, report.LeakedSlots, report.OverLimitReads, report.BrokenReads, report.StrandedWaiters, report.FirstFailure)
-		}
+	r := runOrderedQueueSoak(t, func(cfg *soak.Config) { cfg.QueueWeights = 3 })
+	if r.broken.FailingHistories+r.broken.InconclusiveChecks == 0 {
+		t.Errorf("the weighted model accepted all %d histories of a lock that counts one slot each", r.broken.Segments)
 	}
 }
 
