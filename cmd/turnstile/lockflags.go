@@ -63,12 +63,15 @@ func newLockFlags(cmd, jsonHelp string, stderr io.Writer) *lockFlags {
 	return f
 }
 
+// require adds a check of a required flag, which parse runs after those added before it.
+func (f *lockFlags) require(check func() error) { f.required = append(f.required, check) }
+
 // addLock adds --lock with help; a non-nil missing is the error parse returns when it is not
 // given (nil: it may be left out).
 func (f *lockFlags) addLock(help string, missing error) {
 	f.fs.StringVar(&f.lock, "lock", "", help)
 	if missing != nil {
-		f.required = append(f.required, func() error {
+		f.require(func() error {
 			if f.lock == "" {
 				return missing
 			}
@@ -82,7 +85,7 @@ func (f *lockFlags) addLock(help string, missing error) {
 func (f *lockFlags) addStateMachine(help string, required bool) {
 	f.fs.StringVar(&f.stateMachine, "state-machine", "", help)
 	if required {
-		f.required = append(f.required, func() error {
+		f.require(func() error {
 			if !isStateMachineArn(f.stateMachine) {
 				return fmt.Errorf("%w, got %q", errNotStateMachine, f.stateMachine)
 			}
@@ -94,7 +97,7 @@ func (f *lockFlags) addStateMachine(help string, required bool) {
 // addLimit adds --limit, the semaphore's limit, which parse requires (errLimitRequired).
 func (f *lockFlags) addLimit() {
 	f.fs.IntVar(&f.limit, "limit", 0, "the semaphore's limit (required)")
-	f.required = append(f.required, func() error {
+	f.require(func() error {
 		if f.limit < 1 {
 			return fmt.Errorf("%w, got %d", errLimitRequired, f.limit)
 		}
@@ -103,7 +106,8 @@ func (f *lockFlags) addLimit() {
 }
 
 // parse parses args (see parseFlags) and checks that there are no arguments, that --table is
-// given, then the required flags in the order they were added.
+// given, then the required flags in the order they were added (addLock, addStateMachine,
+// addLimit, require).
 func (f *lockFlags) parse(args []string) error {
 	if err := parseFlags(f.fs, args); err != nil {
 		return err

@@ -28,16 +28,17 @@ type releaseFlags struct {
 func parseReleaseFlags(args []string, stderr io.Writer) (releaseFlags, error) {
 	f := releaseFlags{lockFlags: newLockFlags("release", "print what happened as one JSON object", stderr)}
 	f.addLock("the lock's name (required)", errLockRequired)
-	f.addLimit()
 	f.fs.StringVar(&f.execution, "execution", "", "the holding execution's ARN (required)")
+	f.require(func() error {
+		if !strings.Contains(f.execution, ":execution:") {
+			return fmt.Errorf("--execution must be an execution ARN (arn:aws:states:REGION:ACCOUNT:execution:MACHINE:NAME), got %q", f.execution)
+		}
+		return nil
+	})
+	f.addLimit()
 	f.fs.BoolVar(&f.force, "force", false, "release the slot even if its execution is RUNNING (it may still be inside the work)")
-	if err := f.parse(args); err != nil {
-		return f, err
-	}
-	if !strings.Contains(f.execution, ":execution:") {
-		return f, fmt.Errorf("--execution must be an execution ARN (arn:aws:states:REGION:ACCOUNT:execution:MACHINE:NAME), got %q", f.execution)
-	}
-	return f, nil
+	err := f.parse(args)
+	return f, err
 }
 
 // releaseReport is what `turnstile release` did.

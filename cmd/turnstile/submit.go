@@ -154,6 +154,9 @@ func submissionTarget(ctx context.Context, sfnClient *sfn.Client, f submitFlags)
 // errSubmissionLockRequired: a submission is found by its lock and its id.
 var errSubmissionLockRequired = errors.New("--lock is required: the submission's lock (turnstile submit prints it)")
 
+// errSubmissionIDRequired: a submission is found by its lock and its id.
+var errSubmissionIDRequired = errors.New("--id is required: the submission's id (turnstile submit prints it)")
+
 // submissionFlags are the flags of `turnstile submission` and `turnstile cancel`.
 type submissionFlags struct {
 	*lockFlags
@@ -165,16 +168,17 @@ func parseSubmissionFlags(cmd string, args []string, stderr io.Writer) (submissi
 	f := submissionFlags{lockFlags: newLockFlags(cmd, "print the submission's status as one JSON object", stderr)}
 	f.addLock("the submission's lock (required; turnstile submit prints it)", errSubmissionLockRequired)
 	f.fs.StringVar(&f.id, "id", "", "the submission's id (required; turnstile submit prints it)")
+	f.require(func() error {
+		if f.id == "" {
+			return errSubmissionIDRequired
+		}
+		return nil
+	})
 	if cmd == "cancel" {
 		f.fs.StringVar(&f.reason, "reason", "cancelled by an operator", "why, recorded as the submission's reason")
 	}
-	if err := f.parse(args); err != nil {
-		return f, err
-	}
-	if f.id == "" {
-		return f, errors.New("--id is required: the submission's id (turnstile submit prints it)")
-	}
-	return f, nil
+	err := f.parse(args)
+	return f, err
 }
 
 // submissionCommand prints a submission's status (cmd "submission") or cancels it ("cancel").
