@@ -50,19 +50,19 @@ type steerFlags struct {
 
 func parseSteerFlags(cmd string, args []string, stderr io.Writer) (steerFlags, error) {
 	f := steerFlags{lockFlags: newLockFlags(cmd, "print what happened as one JSON object", stderr)}
+	lockMissing := errLockRequired
+	if cmd == "limit" {
+		lockMissing = nil // --lock or --default: checked below
+	}
+	f.addLock("the lock's name (required)", lockMissing)
 	switch cmd {
 	case "limit":
-		// --lock or --default: checked below.
-		f.addLock("the lock's name (required)", nil)
 		f.fs.BoolVar(&f.isDefault, "default", false, "change the semaphore's default limit (every lock without a limit of its own) instead of one lock's")
 		f.addStateMachine("with --default: the semaphore's state machine ARN", false)
 		f.fs.IntVar(&f.set, "set", 0, fmt.Sprintf("set the limit to N (1 to %d)", lock.MaxLimit))
 		f.fs.BoolVar(&f.clear, "clear", false, "take back the lock's own limit: it follows the semaphore's default again")
 	case "drain":
-		f.addLock("the lock's name (required)", errLockRequired)
 		f.fs.StringVar(&f.cause, "cause", DefaultDrainCause, "the cause the drained executions fail with")
-	default:
-		f.addLock("the lock's name (required)", errLockRequired)
 	}
 	if err := f.parse(args); err != nil {
 		return f, err
