@@ -39,7 +39,7 @@ func (c *Client) Admit(ctx context.Context, lock string) (AdmitResult, error) {
 func (c *Client) admit(ctx context.Context, lock string, configured int, by string) ([]string, error) {
 	var admitted []string
 	for idle := 0; idle < c.attempts; {
-		ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead)
+		ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead, by)
 		if err != nil {
 			return admitted, err
 		}

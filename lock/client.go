@@ -111,6 +111,7 @@ type waiter struct {
 	lock      string // the item's partition key
 	since     string // AttributeSince
 	weight    int    // AttributeWeight, 1 when absent
+	claim     string // AttributeClaim: the execution whose release claimed the waiter, if any
 	// A submission's (submit.go): its id, state machine, input and expiry (Unix seconds).
 	submission, stateMachine, input string
 	expires                         int64
@@ -177,7 +178,7 @@ func parseWaiter(item map[string]types.AttributeValue) (waiter, bool) {
 		return waiter{}, false
 	}
 	return waiter{ticket: t, execution: stringOf(item, AttributeExecution), token: stringOf(item, AttributeToken),
-		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince), weight: weightOf(item),
+		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince), weight: weightOf(item), claim: stringOf(item, AttributeClaim),
 		submission: stringOf(item, AttributeSubmission), stateMachine: stringOf(item, AttributeStateMachine),
 		input: stringOf(item, AttributeInput), expires: numberOf(item, AttributeExpires)}, true
 }
@@ -318,6 +319,22 @@ func (c *Client) deleteItem(key map[string]types.AttributeValue) types.TransactW
 	return types.TransactWriteItem{Delete: &types.Delete{
 		TableName: aws.String(c.table), Key: key,
 		ConditionExpression: aws.String(ItemPresent), ExpressionAttributeNames: map[string]string{"#entry": AttributeEntry},
+	}}
+}
+
+// deleteWaiter is the transaction item that deletes w's waiter item while it carries the claim
+// it was read with (none, the operation's own, or a dead one): a live claim's waiter is the
+// claimer's to hand a slot.
+func (c *Client) deleteWaiter(lock string, w waiter) types.TransactWriteItem {
+	names := map[string]string{"#entry": AttributeEntry}
+	values := map[string]types.AttributeValue{}
+	cond := ItemPresent + " AND " + claimUnchanged(w, names, values)
+	if len(values) == 0 {
+		values = nil
+	}
+	return types.TransactWriteItem{Delete: &types.Delete{
+		TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(w.ticket)),
+		ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: values,
 	}}
 }
 

@@ -29,9 +29,12 @@ func (c *Client) putGrant(lock string, w waiter, by, since string) types.Transac
 	return put
 }
 
-// liveHead is head without the expired submissions at the head of the queue: it removes them
-// (OutcomeExpired) and reads again while every waiter it read had expired.
-func (c *Client) liveHead(ctx context.Context, lock string, n int32) (counter, []waiter, error) {
+// liveHead is head as the operation of execution by sees it: without the waiters that another
+// operation's live claim is handing a slot (passed over: the claimer grants them; a read whose
+// every waiter was passed over reads further), without left-over items of claimed waiters that
+// hold (deleted), and without the expired submissions at the head of the queue (removed,
+// OutcomeExpired); it reads again while every waiter it read was removed.
+func (c *Client) liveHead(ctx context.Context, lock string, n int32, by string) (counter, []waiter, error) {
 	for idle := 0; idle < c.attempts; {
 		ctr, ws, err := c.head(ctx, lock, n)
 		if err != nil {
@@ -39,9 +42,16 @@ func (c *Client) liveHead(ctx context.Context, lock string, n int32) (counter, [
 		}
 		now := c.now().Unix()
 		var live []waiter
-		removed := false
+		removed, passed := false, 0
 		for _, w := range ws {
-			if w.submission == "" || w.expires == 0 || now < w.expires {
+			pass, err := c.settleClaim(ctx, lock, w, by)
+			switch {
+			case err != nil:
+				return ctr, nil, err
+			case pass:
+				passed++
+				continue
+			case w.submission == "" || w.expires == 0 || now < w.expires:
 				live = append(live, w)
 				continue
 			}
@@ -51,15 +61,25 @@ func (c *Client) liveHead(ctx context.Context, lock string, n int32) (counter, [
 			}
 			removed = removed || gone
 		}
-		if len(live) > 0 || len(live) == len(ws) {
+		switch {
+		case len(live) == 0 && passed > 0 && len(ws) == int(n):
+			// Every waiter read is being handed a slot: read further (at the bound, again).
+			if n < maxLookAhead {
+				n = min(2*n, maxLookAhead)
+				continue
+			}
+		case len(live) > 0 || len(live)+passed == len(ws):
 			return ctr, live, nil
 		}
 		if !removed {
 			idle++
 		}
 	}
-	return counter{}, nil, fmt.Errorf("%w: remove the expired submissions of %q: the lock changed under %d attempts", ErrBusy, lock, c.attempts)
+	return counter{}, nil, fmt.Errorf("%w: read the head of the queue of %q: the lock changed under %d attempts", ErrBusy, lock, c.attempts)
 }
+
+// maxLookAhead bounds how far liveHead reads past waiters being handed a slot.
+const maxLookAhead = 1024
 
 // expire removes the expired submission w from the queue, recording OutcomeExpired, in one
 // transaction; gone reports that it is out of the queue (by this or by another operation).

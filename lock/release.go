@@ -97,7 +97,7 @@ type releaseStep struct {
 func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
 	start := c.now()
-	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead)
+	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead, holder)
 	if err != nil {
 		return releaseStep{done: true}, err
 	}
@@ -141,7 +141,20 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		if ctr.count+delta > ctr.limitFor(limit) {
 			return releaseStep{}, nil // a later waiter that does not fit: read again
 		}
-		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putGrant(lock, w, holder, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket)))}
+		if w.claim != holder {
+			// Claim the waiter first: of releases reaching for it together, the ones that
+			// lose pay one single-item write, not a cancelled transaction.
+			claimed, err := c.claim(ctx, lock, w, holder)
+			switch {
+			case errors.Is(err, errClaimTaken):
+				// Taken by a concurrent release: the others in this read are likely taken too.
+				return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start)}, nil
+			case err != nil:
+				return releaseStep{done: true}, err
+			}
+			w = claimed
+		}
+		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putGrant(lock, w, holder, since), w.weight)}
 		if delta != 0 {
 			// A waiter of another weight: the counter moves by the difference, within the room.
 			items = append(items, c.countBy(lock, ctr, limit, delta))
@@ -151,28 +164,37 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		case err != nil:
 			return releaseStep{done: true}, err
 		case tx.outcome == refused && tx.failed[0]:
-			// Not a holder: released already (see above).
-			return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
-		case tx.outcome == refused && delta != 0 && tx.failed[3] && !tx.failed[1] && !tx.failed[2]:
-			return releaseStep{}, nil // the counter changed since the read: read again
-		case tx.outcome == refused && tx.failed[1] && !tx.failed[2]:
+			// Not a holder: released already, by an earlier try whose end was lost (see above).
+			// That try may have handed the slot to this waiter and ended before removing its
+			// item and waking it: this try finishes it. Otherwise the claim goes.
+			handed, err := c.readBack(ctx, func() (bool, error) { return c.heldFrom(ctx, lock, w.execution, holder) })
+			switch {
+			case err != nil:
+				return releaseStep{done: true}, err
+			case !handed:
+				if err := c.unclaim(ctx, lock, w, holder); err != nil {
+					return releaseStep{done: true}, err
+				}
+				return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
+			}
+			since = ""
+		case tx.outcome == refused && delta != 0 && tx.failed[2] && !tx.failed[1]:
+			return releaseStep{}, nil // the counter changed since the read: read again, claim kept
+		case tx.outcome == refused && tx.failed[1]:
 			// The waiter holds already (a re-park raced) but its waiter item is still there:
 			// it only has to leave the queue.
-			if err := c.removeWaiter(ctx, lock, w.ticket); err != nil {
+			if err := c.dropClaimed(ctx, lock, w, holder); err != nil {
 				return releaseStep{done: true}, err
 			}
 			continue
-		case tx.outcome == refused:
-			// Taken by a concurrent release: the others in this read are likely taken too.
-			return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start)}, nil
-		case tx.outcome == notApplied:
-			return releaseStep{}, nil
+		case tx.outcome == refused || tx.outcome == notApplied:
+			return releaseStep{}, nil // read again; the claim is kept, and this release's
 		case tx.outcome == unknown:
 			// Applied if the waiter holds a slot from this releaser; not applied if the
-			// releaser still holds (read again). Neither: the slot is given, by this try (and
-			// the waiter left and gave it on meanwhile) or by an earlier one whose end was lost;
-			// whom it went to, no read tells, so the release ends without an answer and its
-			// retry finds nothing held.
+			// releaser still holds (read again, the claim kept). Neither: the slot is given, by
+			// this try (and the waiter left and gave it on meanwhile) or by an earlier one whose
+			// end was lost; whom it went to, no read tells, so the release ends without an
+			// answer and its retry finds nothing held.
 			handed, err := c.readBack(ctx, func() (bool, error) { return c.heldFrom(ctx, lock, w.execution, holder) })
 			if err != nil {
 				return releaseStep{done: true}, err
@@ -185,8 +207,18 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 				case holds:
 					return releaseStep{}, nil
 				}
+				if err := c.unclaim(ctx, lock, w, holder); err != nil {
+					return releaseStep{done: true}, err
+				}
 				return releaseStep{done: true}, fmt.Errorf("%w: hand the slot of %s on %q: given, to whom is unknown (the reply was lost and the waiter holds no slot from it); try again", ErrBusy, holder, lock)
 			}
+		}
+		// The waiter holds: its item goes before it is woken (once woken it may release, and a
+		// claimed item whose claimer and waiter both hold nothing is a dead claim: a waiter
+		// again). Should the delete fail, the waiter is not woken: the release's retry finds
+		// its claim and finishes.
+		if err := c.dropClaimed(ctx, lock, w, holder); err != nil {
+			return releaseStep{done: true}, err
 		}
 		if own {
 			res.Released = true
