@@ -131,9 +131,11 @@ func (c *Client) unclaim(ctx context.Context, lock string, w waiter, holder stri
 }
 
 // settleClaim sorts out the claim of w, read by the operation of execution by: passed over
-// (pass true) while another operation's claim is live, its item deleted (pass true) once the
-// waiter holds; otherwise (no claim, by's own, or a dead one) w is a waiter for by's operation.
-func (c *Client) settleClaim(ctx context.Context, lock string, w waiter, by string) (pass bool, err error) {
+// (pass true) while another operation's claim is live, or once the waiter holds, its item then
+// deleted when collect is set (a claim that outlived a read before this one: its claimer did
+// not finish; a fresh one's claimer deletes the item itself, a round trip later); otherwise
+// (no claim, by's own, or a dead one) w is a waiter for by's operation.
+func (c *Client) settleClaim(ctx context.Context, lock string, w waiter, by string, collect bool) (pass bool, err error) {
 	if w.claim == "" || w.claim == by {
 		return false, nil
 	}
@@ -141,8 +143,8 @@ func (c *Client) settleClaim(ctx context.Context, lock string, w waiter, by stri
 	switch {
 	case err != nil:
 		return true, err
-	case st == claimDone:
+	case st == claimDone && collect:
 		return true, c.dropClaimed(ctx, lock, w, w.claim)
 	}
-	return st == claimLive, nil
+	return st != claimDead, nil
 }

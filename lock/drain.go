@@ -58,7 +58,7 @@ func (c *Client) Drain(ctx context.Context, lock, cause string) (DrainResult, er
 		for _, w := range waiters {
 			// A waiter that a release's live claim is handing a slot is a holder to be: left
 			// alone, as holders are.
-			pass, err := c.settleClaim(ctx, lock, w, "")
+			pass, err := c.settleClaim(ctx, lock, w, "", true)
 			switch {
 			case err != nil:
 				return res, err

@@ -34,7 +34,14 @@ func (c *Client) putGrant(lock string, w waiter, by, since string) types.Transac
 // every waiter was passed over reads further), without left-over items of claimed waiters that
 // hold (deleted), and without the expired submissions at the head of the queue (removed,
 // OutcomeExpired); it reads again while every waiter it read was removed.
-func (c *Client) liveHead(ctx context.Context, lock string, n int32, by string) (counter, []waiter, error) {
+//
+// Claims cost reads only where they matter: a claim by another that seen (the claims this
+// operation read before, by ticket; nil for none) does not hold is passed over unread while an
+// unclaimed waiter follows it in the read (a claim lives for about two round trips); a claim
+// seen before, or one with nothing unclaimed behind it, is read (stateOf), so that a dead
+// claim's waiter is served in its turn, and a done claim seen before has its item deleted. The
+// claims read are added to seen.
+func (c *Client) liveHead(ctx context.Context, lock string, n int32, by string, seen claimsSeen) (counter, []waiter, error) {
 	for idle := 0; idle < c.attempts; {
 		ctr, ws, err := c.head(ctx, lock, n)
 		if err != nil {
@@ -43,8 +50,16 @@ func (c *Client) liveHead(ctx context.Context, lock string, n int32, by string) 
 		now := c.now().Unix()
 		var live []waiter
 		removed, passed := false, 0
-		for _, w := range ws {
-			pass, err := c.settleClaim(ctx, lock, w, by)
+		for i, w := range ws {
+			fresh := w.claim != "" && w.claim != by && seen[w.ticket] != w.claim
+			if seen != nil && w.claim != "" {
+				seen[w.ticket] = w.claim
+			}
+			if fresh && unclaimedAfter(ws[i+1:], by) {
+				passed++
+				continue
+			}
+			pass, err := c.settleClaim(ctx, lock, w, by, !fresh)
 			switch {
 			case err != nil:
 				return ctr, nil, err
@@ -76,6 +91,20 @@ func (c *Client) liveHead(ctx context.Context, lock string, n int32, by string) 
 		}
 	}
 	return counter{}, nil, fmt.Errorf("%w: read the head of the queue of %q: the lock changed under %d attempts", ErrBusy, lock, c.attempts)
+}
+
+// claimsSeen are the claims an operation read, by the claimed waiter's ticket (liveHead).
+type claimsSeen map[int64]string
+
+// unclaimedAfter reports whether ws holds a waiter that by's operation may take without
+// reading a claim: unclaimed, or claimed by by.
+func unclaimedAfter(ws []waiter, by string) bool {
+	for _, w := range ws {
+		if w.claim == "" || w.claim == by {
+			return true
+		}
+	}
+	return false
 }
 
 // maxLookAhead bounds how far liveHead reads past waiters being handed a slot.

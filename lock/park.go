@@ -139,7 +139,7 @@ func (c *Client) admitted(ctx context.Context, r ParkRequest, holds bool, err er
 // parkBelowLimit takes a free slot for the execution, unless an older waiter is owed it: then
 // that waiter is admitted and done is false (the caller reads again).
 func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
-	ctr, waiters, err := c.liveHead(ctx, r.Lock, 1, r.Execution)
+	ctr, waiters, err := c.liveHead(ctx, r.Lock, 1, r.Execution, nil)
 	if err != nil {
 		return ParkResult{}, true, err
 	}

@@ -79,7 +79,7 @@ func (c *Client) leaveQueue(ctx context.Context, lock, execution string, ticket 
 			return 0, fmt.Errorf("%w: ticket %d of %q belongs to another execution than %s", ErrInvalidRequest, ticket, lock, execution)
 		}
 		w = read
-		if pass, err := c.settleClaim(ctx, lock, w, ""); err != nil || !pass {
+		if pass, err := c.settleClaim(ctx, lock, w, "", true); err != nil || !pass {
 			if err != nil {
 				return 0, err
 			}

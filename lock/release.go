@@ -37,8 +37,9 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	holder := execution
 	contended := 0
 	held := time.Duration(-1) // how long holder held its slot, once a loss needs it
+	seen := claimsSeen{}
 	for range c.attempts {
-		step, err := c.releaseOnce(ctx, lock, holder, limit, &res)
+		step, err := c.releaseOnce(ctx, lock, holder, limit, &res, seen)
 		switch {
 		case err != nil || step.done:
 			return res, err
@@ -94,10 +95,10 @@ type releaseStep struct {
 }
 
 // releaseOnce makes one release step for holder from one read.
-func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (releaseStep, error) {
+func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult, seen claimsSeen) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
 	start := c.now()
-	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead, holder)
+	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead, holder, seen)
 	if err != nil {
 		return releaseStep{done: true}, err
 	}

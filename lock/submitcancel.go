@@ -32,7 +32,7 @@ func (c *Client) Cancel(ctx context.Context, lock, id, reason string) (Submissio
 		if !ok || w.submission != id {
 			return c.notQueued(ctx, lock, id)
 		}
-		pass, err := c.settleClaim(ctx, lock, w, "")
+		pass, err := c.settleClaim(ctx, lock, w, "", true)
 		switch {
 		case err != nil:
 			return SubmissionStatus{}, err
