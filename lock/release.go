@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -108,10 +109,22 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 			return releaseStep{done: true}, err
 		}
 	}
+	// A waiter this release claimed on an earlier try (its reply lost, or its transaction not
+	// applied) is its to hand the slot to: first.
+	if i := slices.IndexFunc(waiters, func(w waiter) bool { return w.claim == holder }); i > 0 {
+		own := waiters[i]
+		waiters = append([]waiter{own}, slices.Delete(waiters, i, i+1)...)
+	}
 	// Strictly first in first out: the slot goes back when the head of the line does not fit
 	// once the holder's weight is free (with weight 1 everywhere: when the lock holds more than
 	// its limit).
 	if len(waiters) == 0 || ctr.count-hw+waiters[0].weight > ctr.limitFor(limit) || ctr.paused {
+		if len(waiters) > 0 && waiters[0].claim == holder {
+			// The slot goes back: a claim of an earlier try goes first.
+			if err := c.unclaim(ctx, lock, waiters[0], holder); err != nil {
+				return releaseStep{done: true}, err
+			}
+		}
 		tx, err := c.transact(ctx, "release "+holder, c.releaseBy(lock, ctr, hw), c.deleteItem(HolderKey(lock, holder)))
 		switch {
 		case err != nil:
