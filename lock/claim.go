@@ -113,6 +113,18 @@ func (c *Client) dropClaimed(ctx context.Context, lock string, w waiter, claim s
 	return nil
 }
 
+// claimGone reports whether w's item no longer carries holder's claim (a strongly consistent
+// read): gone, or claimed otherwise.
+func (c *Client) claimGone(ctx context.Context, lock string, w waiter, holder string) (bool, error) {
+	out, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(w.ticket)), ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return false, classify("read the waiter "+w.execution, err)
+	}
+	return stringOf(out.Item, AttributeClaim) != holder, nil
+}
+
 // unclaim takes holder's claim off w's item: its release gave the slot elsewhere. An item gone
 // or claimed otherwise is left alone.
 func (c *Client) unclaim(ctx context.Context, lock string, w waiter, holder string) error {

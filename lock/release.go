@@ -232,7 +232,11 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		// again). Should the delete fail, the waiter is not woken: the release's retry finds
 		// its claim and finishes.
 		if err := c.dropClaimed(ctx, lock, w, holder); err != nil {
-			return releaseStep{done: true}, err
+			// No answer: the item's read tells whether the delete landed.
+			gone, rerr := c.readBack(ctx, func() (bool, error) { return c.claimGone(ctx, lock, w, holder) })
+			if !errors.Is(err, ErrBusy) || rerr != nil || !gone {
+				return releaseStep{done: true}, err
+			}
 		}
 		if own {
 			res.Released = true
