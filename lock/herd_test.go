@@ -13,9 +13,9 @@ import (
 // TestReleaseHerd releases a full lock's holders all at once, a waiter behind each (work of
 // equal length ending at one moment): every waiter is handed a slot in ticket order, and the
 // releases that lose the head of the line to each other back off long enough that the lost
-// claims stay bounded, one or two per release, one write unit each (without the herd's window,
+// claims stay bounded, about one per release, one write unit each (without the herd's window,
 // each release lost several times; before claims, a loss was a cancelled three-item
-// transaction: about 300 write units here).
+// transaction).
 func TestReleaseHerd(t *testing.T) {
 	const n = 100
 	ddb := &lostWrites{Client: server.Client}
@@ -75,9 +75,9 @@ func TestReleaseHerd(t *testing.T) {
 	if !slices.IsSorted(since) {
 		t.Errorf("grants out of ticket order: %v", since)
 	}
-	// A lost claim is 1 write unit (a lost hand-off transaction was 3); the bound is two
-	// losses per release.
-	if got, bound := ddb.units.Load(), int64(2*n); got > bound {
+	// A lost claim is 1 write unit (a lost hand-off transaction was 3: 294 units here before
+	// claims); the bound is a loss and a half per release (about one is usual).
+	if got, bound := ddb.units.Load(), int64(3*n/2); got > bound {
 		t.Errorf("the herd's lost writes cost %d write units, want at most %d", got, bound)
 	} else {
 		t.Logf("the herd's lost writes cost %d write units (bound %d)", got, bound)
