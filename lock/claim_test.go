@@ -110,7 +110,7 @@ func claimSetUp(t *testing.T, ddb lock.DynamoDBAPI, limit, waiting int) (*lock.C
 	t.Helper()
 	server.SkipIfMissing(t)
 	f := newFakeSFN()
-	c, err := lock.New(server.CreateLockTable(t), ddb, f)
+	c, err := lock.New(server.CreateLockTable(t), ddb, f, lock.WithClaimHolders(1))
 	if err != nil {
 		t.Fatal(err)
 	}

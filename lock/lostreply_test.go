@@ -285,7 +285,7 @@ type handOffLostThen struct {
 
 func (d *handOffLostThen) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	out, err := d.Client.TransactWriteItems(ctx, in, opts...)
-	if err == nil && puts(in) && len(in.TransactItems) == 2 && in.TransactItems[0].Delete != nil && d.done.CompareAndSwap(false, true) {
+	if err == nil && puts(in) && in.TransactItems[0].Delete != nil && d.done.CompareAndSwap(false, true) {
 		if err := d.then(ctx); err != nil {
 			return nil, err
 		}

@@ -40,7 +40,7 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	held := time.Duration(-1) // how long holder held its slot, once a loss needs it
 	seen := claimsSeen{}
 	for range c.attempts {
-		step, err := c.releaseOnce(ctx, lock, holder, limit, &res, seen)
+		step, err := c.releaseOnce(ctx, lock, holder, limit, &res, seen, contended > 0)
 		switch {
 		case err != nil || step.done:
 			return res, err
@@ -95,8 +95,9 @@ type releaseStep struct {
 	roundTrip  time.Duration
 }
 
-// releaseOnce makes one release step for holder from one read.
-func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult, seen claimsSeen) (releaseStep, error) {
+// releaseOnce makes one release step for holder from one read; contended says that an
+// earlier step lost the head of the line to a concurrent release.
+func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult, seen claimsSeen, contended bool) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
 	start := c.now()
 	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead, holder, seen)
@@ -155,10 +156,13 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		if ctr.count+delta > ctr.limitFor(limit) {
 			return releaseStep{}, nil // a later waiter that does not fit: read again
 		}
-		if w.claim != holder {
-			// Claim the waiter first: of releases reaching for it together, the ones that
-			// lose pay one single-item write, not a cancelled transaction.
-			claimed, err := c.claim(ctx, lock, w, holder)
+		// Claim the waiter first where releases are likely to meet at the head: of releases
+		// reaching for it together, the ones that lose pay one single-item write, not a
+		// cancelled transaction. A claimed waiter (a dead claim, or this release's) is always
+		// claimed: the claim is its lock.
+		claimed := w.claim != "" || contended || ctr.count >= c.claimFrom
+		if claimed && w.claim != holder {
+			cw, err := c.claim(ctx, lock, w, holder)
 			switch {
 			case errors.Is(err, errClaimTaken):
 				// Taken by a concurrent release: the others in this read are likely taken too.
@@ -166,17 +170,28 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 			case err != nil:
 				return releaseStep{done: true}, err
 			}
-			w = claimed
+			w = cw
 		}
 		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putGrant(lock, w, holder, since), w.weight)}
+		waiterGone := false // the transaction's waiter item delete failed (unclaimed only)
+		if !claimed {
+			items = append(items, c.deleteWaiter(lock, w))
+		}
+		countAt := len(items)
 		if delta != 0 {
 			// A waiter of another weight: the counter moves by the difference, within the room.
 			items = append(items, c.countBy(lock, ctr, limit, delta))
 		}
 		tx, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution, items...)
+		if tx.outcome == refused && !claimed {
+			waiterGone = tx.failed[2]
+		}
 		switch {
 		case err != nil:
 			return releaseStep{done: true}, err
+		case tx.outcome == refused && tx.failed[0] && !claimed:
+			// Not a holder: released already, by an earlier try whose end was lost (see above).
+			return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
 		case tx.outcome == refused && tx.failed[0]:
 			// Not a holder: released already, by an earlier try whose end was lost (see above).
 			// That try may have handed the slot to this waiter and ended before removing its
@@ -192,20 +207,24 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 				return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
 			}
 			since = ""
-		case tx.outcome == refused && delta != 0 && tx.failed[2] && !tx.failed[1]:
-			return releaseStep{}, nil // the counter changed since the read: read again, claim kept
-		case tx.outcome == refused && tx.failed[1]:
+		case tx.outcome == refused && delta != 0 && tx.failed[countAt] && !tx.failed[1] && !waiterGone:
+			return releaseStep{}, nil // the counter changed since the read: read again, a claim kept
+		case tx.outcome == refused && tx.failed[1] && !waiterGone:
 			// The waiter holds already (a re-park raced) but its waiter item is still there:
 			// it only has to leave the queue.
-			if err := c.dropClaimed(ctx, lock, w, holder); err != nil {
+			if err := c.leaveHeld(ctx, lock, w, holder, claimed); err != nil {
 				return releaseStep{done: true}, err
 			}
 			continue
+		case tx.outcome == refused && !claimed:
+			// Taken (or claimed) by a concurrent release: the others in this read are likely
+			// taken too.
+			return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start)}, nil
 		case tx.outcome == refused || tx.outcome == notApplied:
-			return releaseStep{}, nil // read again; the claim is kept, and this release's
+			return releaseStep{}, nil // read again; a claim is kept, and this release's
 		case tx.outcome == unknown:
 			// Applied if the waiter holds a slot from this releaser; not applied if the
-			// releaser still holds (read again, the claim kept). Neither: the slot is given, by
+			// releaser still holds (read again, a claim kept). Neither: the slot is given, by
 			// this try (and the waiter left and gave it on meanwhile) or by an earlier one whose
 			// end was lost; whom it went to, no read tells, so the release ends without an
 			// answer and its retry finds nothing held.
@@ -221,20 +240,16 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 				case holds:
 					return releaseStep{}, nil
 				}
-				if err := c.unclaim(ctx, lock, w, holder); err != nil {
-					return releaseStep{done: true}, err
+				if claimed {
+					if err := c.unclaim(ctx, lock, w, holder); err != nil {
+						return releaseStep{done: true}, err
+					}
 				}
 				return releaseStep{done: true}, fmt.Errorf("%w: hand the slot of %s on %q: given, to whom is unknown (the reply was lost and the waiter holds no slot from it); try again", ErrBusy, holder, lock)
 			}
 		}
-		// The waiter holds: its item goes before it is woken (once woken it may release, and a
-		// claimed item whose claimer and waiter both hold nothing is a dead claim: a waiter
-		// again). Should the delete fail, the waiter is not woken: the release's retry finds
-		// its claim and finishes.
-		if err := c.dropClaimed(ctx, lock, w, holder); err != nil {
-			// No answer: the item's read tells whether the delete landed.
-			gone, rerr := c.readBack(ctx, func() (bool, error) { return c.claimGone(ctx, lock, w, holder) })
-			if !errors.Is(err, ErrBusy) || rerr != nil || !gone {
+		if claimed {
+			if err := c.dropHandedOn(ctx, lock, w, holder); err != nil {
 				return releaseStep{done: true}, err
 			}
 		}
@@ -254,6 +269,32 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		return releaseStep{next: w.execution}, nil
 	}
 	return releaseStep{}, nil
+}
+
+// dropHandedOn deletes the item of w, claimed by holder and just handed holder's slot, before
+// w is woken: once woken it may release, and a claimed item whose claimer and waiter both hold
+// nothing is a dead claim, a waiter again. When the delete gets no answer, a read tells whether
+// it landed; if not, the error stands and w is not woken: the release's retry finds its claim
+// and finishes.
+func (c *Client) dropHandedOn(ctx context.Context, lock string, w waiter, holder string) error {
+	err := c.dropClaimed(ctx, lock, w, holder)
+	if err == nil || !errors.Is(err, ErrBusy) {
+		return err
+	}
+	gone, rerr := c.readBack(ctx, func() (bool, error) { return c.claimGone(ctx, lock, w, holder) })
+	if rerr != nil || !gone {
+		return err
+	}
+	return nil
+}
+
+// leaveHeld takes out of the queue the item of w, found holding a slot already: the claimed
+// item this release claimed, or an unclaimed one.
+func (c *Client) leaveHeld(ctx context.Context, lock string, w waiter, holder string, claimed bool) error {
+	if claimed {
+		return c.dropClaimed(ctx, lock, w, holder)
+	}
+	return c.removeWaiter(ctx, lock, w.ticket)
 }
 
 // Herd backoff: releases that reach for the head of the line together (work of equal length
