@@ -52,10 +52,13 @@
 //   - Park (Client.Park): a read of the counter; below the limit with no older waiter, the
 //     acquire transaction (counter + holder item: 4 units); otherwise the waiter item (1 unit)
 //     and a read of the counter and the queue's head.
-//   - Release with waiters (Client.Release): one Query (counter + oldest waiters), the claim
-//     of the oldest unclaimed waiter (an UpdateItem of its waiter item: 1 unit), the hand-off
-//     transaction (releaser's holder item, waiter's holder item: 4 units), the delete of the
-//     claimed waiter item (1 unit), and the waiter's wake-up (SendTaskSuccess): 6 units.
+//   - Release with waiters (Client.Release): one Query (counter + oldest waiters), the hand-off
+//     transaction (releaser's holder item, waiter's holder item, waiter item: 6 units), and
+//     the waiter's wake-up (SendTaskSuccess). On a lock of DefaultClaimHolders holders or more,
+//     or after a lost race: the claim of the oldest unclaimed waiter (an UpdateItem of its
+//     waiter item: 1 unit), the hand-off transaction without the waiter item (4 units), the
+//     delete of the claimed waiter item (1 unit), and the wake-up: the same 6 units in two
+//     more requests.
 //   - Release without waiters: the release transaction (counter + holder item: 4 units).
 //
 // An execution that waits costs about 1 + 1 + 6 = 8 write units in all, whatever the backlog
@@ -63,7 +66,9 @@
 //
 // # Claims
 //
-// A release with a waiter at the head claims it before it hands its slot on: an UpdateItem
+// Where releases are likely to meet at the head of the line (a lock of DefaultClaimHolders
+// holders or more, WithClaimHolders, or a release that lost the head once), a release claims
+// the waiter before it hands its slot on: an UpdateItem
 // sets the waiter item's AttributeClaim to the releaser's execution, on condition that the item
 // exists and carries no claim, the releaser's own (a retry), or the dead claim the release read
 // (below); it returns the item (the current task token). The hand-off transaction then moves
@@ -87,14 +92,15 @@
 // time or reaches it at the end of the line; dead claims need a claimer whose release never
 // came back (its own retries and its execution's cleanup find its claim). The writes that
 // remove a waiter (Leave, Drain, Cancel, an expiry, an admission) condition on its claim as
-// read, so none tramples a live claim: Drain and an admission pass over its waiter (a holder to
+// read (so does the one-transaction hand-off's delete of the waiter item), so none tramples a
+// live claim: Drain and an admission pass over its waiter (a holder to
 // be), Leave and Cancel wait for the claim to end (then the slot is held, and Leave gives it on;
 // Cancel finds the submission started). A re-park's new token does not touch the claim.
 //
 // Releases that reach for the head of the line together (work of equal length ending at one
 // moment: a herd) contend: one claim a round trip can win it, since the oldest waiter is
-// served first, and a release that loses pays its failed claim (1 write unit; a lost hand-off
-// transaction was 3). It then waits, before it reads again, a time drawn at random from a
+// served first, and a release that loses pays its failed claim (1 write unit; a lost
+// one-transaction hand-off, the way of a lock with few holders, costs 3). It then waits, before it reads again, a time drawn at random from a
 // window of one round trip of its own (measured) per holder of the lock, at most 12 s halved
 // at each further loss and at most an eighth of the time its slot was held (the slot idles
 // meanwhile: one read of its holder item's AttributeSince, once, when that window is wider than
