@@ -74,7 +74,7 @@ func WithClaimHolders(n int) Option { return func(c *Client) { c.claimFrom = max
 // DefaultClaimHolders is the number of holders from which a release claims its waiter: below
 // it releases seldom meet at the head of the line, and the hand-off is one transaction that
 // also deletes the waiter item (the same 6 write units in 2 requests with the read, against 4
-// with a claim), unless the release lost the head once already.
+// with a claim).
 const DefaultClaimHolders = 16
 
 // DefaultLookAhead is how many of the oldest waiters a release or an admission reads at once:

@@ -54,8 +54,8 @@
 //     and a read of the counter and the queue's head.
 //   - Release with waiters (Client.Release): one Query (counter + oldest waiters), the hand-off
 //     transaction (releaser's holder item, waiter's holder item, waiter item: 6 units), and
-//     the waiter's wake-up (SendTaskSuccess). On a lock of DefaultClaimHolders holders or more,
-//     or after a lost race: the claim of the oldest unclaimed waiter (an UpdateItem of its
+//     the waiter's wake-up (SendTaskSuccess). On a lock of DefaultClaimHolders holders or more:
+//     the claim of the oldest unclaimed waiter (an UpdateItem of its
 //     waiter item: 1 unit), the hand-off transaction without the waiter item (4 units), the
 //     delete of the claimed waiter item (1 unit), and the wake-up: the same 6 units in two
 //     more requests.
@@ -67,7 +67,7 @@
 // # Claims
 //
 // Where releases are likely to meet at the head of the line (a lock of DefaultClaimHolders
-// holders or more, WithClaimHolders, or a release that lost the head once), a release claims
+// holders or more, WithClaimHolders), a release claims
 // the waiter before it hands its slot on: an UpdateItem
 // sets the waiter item's AttributeClaim to the releaser's execution, on condition that the item
 // exists and carries no claim, the releaser's own (a retry), or the dead claim the release read

@@ -40,7 +40,7 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	held := time.Duration(-1) // how long holder held its slot, once a loss needs it
 	seen := claimsSeen{}
 	for range c.attempts {
-		step, err := c.releaseOnce(ctx, lock, holder, limit, &res, seen, contended > 0)
+		step, err := c.releaseOnce(ctx, lock, holder, limit, &res, seen)
 		switch {
 		case err != nil || step.done:
 			return res, err
@@ -95,9 +95,8 @@ type releaseStep struct {
 	roundTrip  time.Duration
 }
 
-// releaseOnce makes one release step for holder from one read; contended says that an
-// earlier step lost the head of the line to a concurrent release.
-func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult, seen claimsSeen, contended bool) (releaseStep, error) {
+// releaseOnce makes one release step for holder from one read.
+func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult, seen claimsSeen) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
 	start := c.now()
 	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead, holder, seen)
@@ -160,7 +159,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		// reaching for it together, the ones that lose pay one single-item write, not a
 		// cancelled transaction. A claimed waiter (a dead claim, or this release's) is always
 		// claimed: the claim is its lock.
-		claimed := w.claim != "" || contended || ctr.count >= c.claimFrom
+		claimed := w.claim != "" || ctr.count >= c.claimFrom
 		if claimed && w.claim != holder {
 			cw, err := c.claim(ctx, lock, w, holder)
 			switch {
