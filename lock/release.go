@@ -112,8 +112,8 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 	// A waiter this release claimed on an earlier try (its reply lost, or its transaction not
 	// applied) is its to hand the slot to: first.
 	if i := slices.IndexFunc(waiters, func(w waiter) bool { return w.claim == holder }); i > 0 {
-		own := waiters[i]
-		waiters = append([]waiter{own}, slices.Delete(waiters, i, i+1)...)
+		mine := waiters[i]
+		waiters = append([]waiter{mine}, slices.Delete(waiters, i, i+1)...)
 	}
 	// Strictly first in first out: the slot goes back when the head of the line does not fit
 	// once the holder's weight is free (with weight 1 everywhere: when the lock holds more than
