@@ -85,6 +85,10 @@ type Config struct {
 	// queue model with the weights (semcheck.WithWeights) (StrategyCallback). Default: 0, one
 	// slot each.
 	QueueWeights int
+	// QueueClaimHolders, above 0, is the clients' lock.WithClaimHolders: from that many holders
+	// on, a release claims its waiter before its hand-off (1: every hand-off is claimed).
+	// Default: 0, lock.DefaultClaimHolders.
+	QueueClaimHolders int
 	// LeaveRate is the chance that a queued execution gives up waiting at once (within 2 ms)
 	// and leaves the queue (StrategyCallback).
 	LeaveRate float64
