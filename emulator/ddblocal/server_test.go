@@ -110,7 +110,7 @@ func TestStartRetriesWhenThePortIsTaken(t *testing.T) {
 				}
 				return freePort()
 			}
-			srv, err := startOnFreePort(t.Context(), tl, pick)
+			srv, err := startOnFreePort(t.Context(), tl, pick, false)
 			if err != nil {
 				t.Fatalf("startOnFreePort: %v", err)
 			}
@@ -140,7 +140,7 @@ func TestStartGivesUpWhenThePortStaysTaken(t *testing.T) {
 		picks++
 		return taken, nil
 	}
-	_, err = startOnFreePort(t.Context(), tl, pick)
+	_, err = startOnFreePort(t.Context(), tl, pick, false)
 	var perr *ProcessError
 	if !errors.As(err, &perr) || !errors.Is(err, ErrPortInUse) {
 		t.Fatalf("error = %v, want a *ProcessError wrapping ErrPortInUse", err)
