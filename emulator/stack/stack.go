@@ -127,6 +127,9 @@ type Stack struct {
 	deadLetters []eventbus.DeadLetter
 
 	metrics metricLog
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // ErrSharedServer reports an Options.DynamoDB started without
@@ -327,7 +330,14 @@ func (s *Stack) recordDeadLetter(d eventbus.DeadLetter) {
 // Close stops the API, the schedules, the executions, the bus, the handlers (and the functions'
 // processes) and DynamoDB Local, in that order, and returns what went wrong on the way. On a
 // shared DynamoDB Local (Options.DynamoDB) it deletes the stack's tables instead of stopping it.
+// Calling Close again returns the same result.
 func (s *Stack) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+// close is Close, once.
+func (s *Stack) close() error {
 	s.cancel()
 	var errs []error
 	if s.api != nil {
