@@ -112,7 +112,7 @@ func TestWaitForTaskToken(t *testing.T) {
 	})
 	t.Run("a missed heartbeat times the task out", func(t *testing.T) {
 		fake, tokens := tokenQueue()
-		em := newEmulator(t, 0.001, fake)
+		em := newEmulator(t, 0, fake)
 		arn := create(t, em, callbackMachine(`"HeartbeatSeconds":5,"Catch":[{"ErrorEquals":["Other"],"Next":"Caught"}],`))
 		started, err := em.StartExecution(ctx, arn, "", `{}`)
 		if err != nil {
@@ -133,7 +133,7 @@ func TestWaitForTaskToken(t *testing.T) {
 	})
 	t.Run("States.HeartbeatTimeout catches a missed heartbeat", func(t *testing.T) {
 		fake, tokens := tokenQueue()
-		em := newEmulator(t, 0.001, fake)
+		em := newEmulator(t, 0, fake)
 		arn, _ := startCallback(t, em, `"HeartbeatSeconds":5,`, tokens)
 		done, _ := em.Wait(ctx, arn)
 		states := enteredStates(history(t, em, arn))
