@@ -53,10 +53,10 @@ func NewClient(ctx context.Context, endpoint string, optFns ...func(*dynamodb.Op
 	}}, optFns...)...), nil
 }
 
-// WithAccessKey is a NewClient option that signs with the access key ID id and the region region instead of ClientAccessKeyID and ClientRegion. On a
-// server started with Options.DatabasePerAccessKey the client then sees the database of that key
-// and region only. id must be letters A–Z, a–z and digits 0–9: DynamoDB Local answers other
-// keys with an error.
+// WithAccessKey is a NewClient option that signs with the access key ID id and the region region
+// instead of ClientAccessKeyID and ClientRegion. On a server started with
+// Options.DatabasePerAccessKey the client then sees the database of that key and region only. id
+// must be letters A–Z, a–z and digits 0–9: DynamoDB Local answers other keys with an error.
 func WithAccessKey(id, region string) func(*dynamodb.Options) {
 	return func(o *dynamodb.Options) {
 		o.Credentials = credentials.NewStaticCredentialsProvider(id, "local", "")
