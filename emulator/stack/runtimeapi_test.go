@@ -58,11 +58,15 @@ func TestStackRunsAFunctionThroughTheRuntimeAPI(t *testing.T) {
 	}
 
 	// The function's EMF line on its standard output is a metric of the stack.
+	// The line reaches the stack through the process's output pipe, which may lag the invocation's
+	// response on a loaded machine: wait for it, 30 s at most.
 	runExecution(t, st, machine, `{"action":"metric","value":"7"}`)
 	var held []float64
-	for _, m := range st.Metrics() {
-		if m.Name == metrics.SlotsHeld && m.Dimensions[metrics.DimensionLockName] == "L" && m.Function == st.Template.Functions[0].LogicalID {
-			held = append(held, m.Value)
+	for deadline := time.Now().Add(30 * time.Second); len(held) == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for _, m := range st.Metrics() {
+			if m.Name == metrics.SlotsHeld && m.Dimensions[metrics.DimensionLockName] == "L" && m.Function == st.Template.Functions[0].LogicalID {
+				held = append(held, m.Value)
+			}
 		}
 	}
 	if len(held) != 1 || held[0] != 7 {
