@@ -90,27 +90,29 @@ func TestWaitForTaskToken(t *testing.T) {
 		}
 	})
 	t.Run("heartbeats keep the task alive", func(t *testing.T) {
-		fake, tokens := tokenQueue()
-		// HeartbeatSeconds 4 lasts 200 ms at this scale; a heartbeat goes every 10 ms.
-		em := newEmulator(t, 0.05, fake)
-		arn, token := startCallback(t, em, `"HeartbeatSeconds":4,`, tokens)
-		for range 60 {
-			if err := em.SendTaskHeartbeat(ctx, token); err != nil {
-				t.Fatalf("SendTaskHeartbeat: %v", err)
-			}
-			time.Sleep(10 * time.Millisecond)
+		// HeartbeatSeconds 4; a heartbeat every virtual second for a minute keeps the task
+		// waiting until SendTaskSuccess.
+		got := heartbeatEvery(t, time.Second, 60)
+		if got.status != StatusSucceeded || got.output != `"alive"` || got.last != "Approve" || got.heartbeatErr != nil {
+			t.Fatalf("got %s %s through %s (heartbeat error %v), want SUCCEEDED \"alive\" through Approve", got.status, got.output, got.last, got.heartbeatErr)
 		}
-		if err := em.SendTaskSuccess(ctx, token, `"alive"`); err != nil {
-			t.Fatal(err)
+		if got.lived < time.Minute {
+			t.Errorf("the task lived %v of virtual time, want at least a minute (15 times its HeartbeatSeconds)", got.lived)
 		}
-		done, _ := em.Wait(ctx, arn)
-		if done.Status != StatusSucceeded || deref(done.Output) != `"alive"` {
-			t.Fatalf("got %s %s, want SUCCEEDED \"alive\"", done.Status, deref(done.Output))
+	})
+	t.Run("heartbeats further apart than HeartbeatSeconds do not", func(t *testing.T) {
+		// The same run with a heartbeat every 5 s: the first gap outlasts HeartbeatSeconds 4.
+		got := heartbeatEvery(t, 5*time.Second, 12)
+		if got.status != StatusSucceeded || got.last != "Caught" || !errors.Is(got.heartbeatErr, ErrTaskTimedOut) {
+			t.Fatalf("got %s through %s (heartbeat error %v), want SUCCEEDED through Caught and TaskTimedOut", got.status, got.last, got.heartbeatErr)
+		}
+		if got.lived != 4*time.Second {
+			t.Errorf("the task lived %v of virtual time, want its HeartbeatSeconds, 4s", got.lived)
 		}
 	})
 	t.Run("a missed heartbeat times the task out", func(t *testing.T) {
 		fake, tokens := tokenQueue()
-		em := newEmulator(t, 0.001, fake)
+		em := newEmulator(t, 0, fake)
 		arn := create(t, em, callbackMachine(`"HeartbeatSeconds":5,"Catch":[{"ErrorEquals":["Other"],"Next":"Caught"}],`))
 		started, err := em.StartExecution(ctx, arn, "", `{}`)
 		if err != nil {
@@ -131,7 +133,7 @@ func TestWaitForTaskToken(t *testing.T) {
 	})
 	t.Run("States.HeartbeatTimeout catches a missed heartbeat", func(t *testing.T) {
 		fake, tokens := tokenQueue()
-		em := newEmulator(t, 0.001, fake)
+		em := newEmulator(t, 0, fake)
 		arn, _ := startCallback(t, em, `"HeartbeatSeconds":5,`, tokens)
 		done, _ := em.Wait(ctx, arn)
 		states := enteredStates(history(t, em, arn))
@@ -139,6 +141,60 @@ func TestWaitForTaskToken(t *testing.T) {
 			t.Fatalf("got %s through %v, want SUCCEEDED through Caught", done.Status, states)
 		}
 	})
+}
+
+// heartbeatRun is how a callback task with heartbeats ended.
+type heartbeatRun struct {
+	status       ExecutionStatus
+	output       string
+	last         string        // the last state entered
+	lived        time.Duration // virtual time from the start to the end of the execution
+	heartbeatErr error         // the first error of SendTaskHeartbeat or SendTaskSuccess
+}
+
+// heartbeatEvery runs a callback task with HeartbeatSeconds 4 (a heartbeat timeout is caught
+// into the state Caught) on a skipping clock, sends its token a heartbeat every interval of
+// virtual time, beats times, then SendTaskSuccess "alive". The clock is held still from the start
+// until the heartbeats begin, so the outcome depends on virtual time only, not on the machine's
+// load.
+func heartbeatEvery(t *testing.T, interval time.Duration, beats int) heartbeatRun {
+	t.Helper()
+	ctx := context.Background()
+	fake, tokens := tokenQueue()
+	clock := NewSkippingClock(testStart, 42)
+	em := New(Options{Clock: clock, Seed: 42})
+	em.RegisterIntegration(fake)
+	t.Cleanup(func() { _ = em.Close() })
+
+	release := clock.Hold()
+	defer release()
+	arn, token := startCallback(t, em, `"HeartbeatSeconds":4,`, tokens)
+	beaten := make(chan error, 1) // the heartbeats' first error, or SendTaskSuccess's
+	clock.Go(func() {
+		for range beats {
+			if err := em.SendTaskHeartbeat(ctx, token); err != nil {
+				beaten <- err
+				return
+			}
+			if err := clock.Sleep(ctx, interval); err != nil {
+				beaten <- err
+				return
+			}
+		}
+		beaten <- em.SendTaskSuccess(ctx, token, `"alive"`)
+	})
+	release()
+	done, err := em.Wait(ctx, arn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := heartbeatRun{status: done.Status, output: deref(done.Output), heartbeatErr: <-beaten}
+	if done.StopDate != nil {
+		run.lived = done.StopDate.Sub(done.StartDate)
+	}
+	states := enteredStates(history(t, em, arn))
+	run.last = states[len(states)-1]
+	return run
 }
 
 func TestSendTaskErrors(t *testing.T) {

@@ -59,8 +59,9 @@ func TestCloseStopsEverything(t *testing.T) {
 	if err := em.Close(); err != nil {
 		t.Fatal(err)
 	}
-	// A goroutine that has signalled its end may still be returning: give it a moment.
-	for i := 0; i < 100 && packageGoroutines() != 0; i++ {
+	// A goroutine that has signalled its end may still be returning: give it a moment, ten
+	// seconds at most on a loaded machine.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && packageGoroutines() != 0; {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := packageGoroutines(); n != 0 {

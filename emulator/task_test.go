@@ -64,19 +64,18 @@ func TestTaskCallHeartbeat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// HeartbeatSeconds 10 lasts 500 ms at this scale; the work beats every 50 ms.
-			em := newEmulator(t, 0.05)
+			// HeartbeatSeconds 10; 30 s of work that beats every virtual second, or never. On the
+			// skipping clock, so that a loaded machine cannot stretch a beat's interval past the
+			// heartbeat timeout.
+			em := newEmulator(t, 0)
 			em.RegisterIntegration(newFake().handle(work, func(ctx context.Context, call *TaskCall) (any, error) {
-				for range 8 {
+				for range 30 {
 					if err := em.Clock().Sleep(ctx, time.Second); err != nil {
 						return nil, err
 					}
 					if tt.beat {
 						call.Heartbeat()
 					}
-				}
-				if !tt.beat {
-					return nil, em.Clock().Sleep(ctx, time.Hour)
 				}
 				return "done", nil
 			}))

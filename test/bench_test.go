@@ -16,7 +16,7 @@ import (
 func BenchmarkDemo(b *testing.B) {
 	var sum struct{ ratio, transitions, requests, p50, p99, working, failed, wall float64 }
 	for i := 0; i < b.N; i++ {
-		res, err := simulate.Run(context.Background(), simulate.Scenario{Executions: 100, TimeScale: simulate.DefaultTimeScale, Seed: uint64(i + 1)})
+		res, err := simulate.Run(context.Background(), simulate.Scenario{DynamoDB: database.Local, Executions: 100, TimeScale: simulate.DefaultTimeScale, Seed: uint64(i + 1)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -51,7 +51,7 @@ func BenchmarkSemaphoreThroughput(b *testing.B) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.WorkDuration, cfg.FailureRate = 50, 0, 0
 	for i := 0; i < b.N; i++ {
-		res, err := simulate.Run(context.Background(), simulate.Scenario{Demo: &cfg, Executions: 1000, StartConcurrency: 50, TimeScale: simulate.DefaultTimeScale, Seed: uint64(i + 1)})
+		res, err := simulate.Run(context.Background(), simulate.Scenario{DynamoDB: database.Local, Demo: &cfg, Executions: 1000, StartConcurrency: 50, TimeScale: simulate.DefaultTimeScale, Seed: uint64(i + 1)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -50,7 +50,7 @@ func startCallbackStack(t *testing.T) *stack.Stack {
 			return []time.Duration{0}
 		})
 		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
-			Held: true, Seed: 11, Handlers: simulate.Handlers(), EventPolicy: policy,
+			DynamoDB: database.Local, Held: true, Seed: 11, Handlers: simulate.Handlers(), EventPolicy: policy,
 		})
 	})
 	if c.err != nil {

@@ -89,7 +89,7 @@ func startTimedStack(t *testing.T) *stack.Stack {
 			return
 		}
 		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
-			Held: true, Seed: 5, Handlers: simulate.Handlers(),
+			DynamoDB: database.Local, Held: true, Seed: 5, Handlers: simulate.Handlers(),
 		})
 	})
 	if c.err != nil {

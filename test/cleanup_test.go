@@ -15,6 +15,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
 	"github.com/turnstile-sfn/turnstile/emulator"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal/ddblocaltest"
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
 	"github.com/turnstile-sfn/turnstile/internal/simulate"
@@ -123,7 +124,7 @@ func startCleanupStack(t *testing.T) *stack.Stack {
 			return (state == machines.StateAcquireSlot || state == machines.StateWaitInQueue) && c.crashNext.CompareAndSwap(true, false)
 		}
 		c.st, c.err = stack.Start(context.Background(), c.dir, stack.Options{
-			Held: true, Seed: 3, Handlers: c.work.handlers(), EventPolicy: policy, CrashAfter: crash,
+			DynamoDB: database.Local, Held: true, Seed: 3, Handlers: c.work.handlers(), EventPolicy: policy, CrashAfter: crash,
 		})
 	})
 	if c.err != nil {
@@ -132,13 +133,24 @@ func startCleanupStack(t *testing.T) *stack.Stack {
 	return c.st
 }
 
-// TestMain closes the shared stacks after the tests.
-func TestMain(m *testing.M) {
-	code := m.Run()
+// database is the DynamoDB Local of the package's stacks: one JVM for the test binary instead of
+// one per stack. Each stack keeps its tables in a database of its own on it.
+var database ddblocaltest.Server
+
+// TestMain starts the package's DynamoDB Local, runs the tests, closes the shared stacks, and
+// stops the server.
+func TestMain(m *testing.M) { os.Exit(ddblocaltest.Main(closingSharedStacks{m}, &database)) }
+
+// closingSharedStacks runs the tests, then closes the stacks they share.
+type closingSharedStacks struct{ m *testing.M }
+
+// Run runs the tests and closes the shared stacks.
+func (c closingSharedStacks) Run() int {
+	code := c.m.Run()
 	closeHeld(timedStack.st, timedStack.dir)
 	closeHeld(callbackStack.st, callbackStack.dir)
 	closeHeld(cleanupStack.st, cleanupStack.dir)
-	os.Exit(code)
+	return code
 }
 
 // lockView is the lock as read: its counter, its holders and its wait queue.

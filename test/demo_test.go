@@ -62,7 +62,7 @@ func TestCallbackDemoUnderFaults(t *testing.T) {
 	faults.DynamoDB.AppliedReplyLost, faults.DynamoDB.LostBefore = 0.05, 0.025
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: 60, TimeScale: simulate.DefaultTimeScale, Seed: 5, Faults: faults})
+	res, err := simulate.Run(ctx, simulate.Scenario{DynamoDB: database.Local, Demo: &cfg, Executions: 60, TimeScale: simulate.DefaultTimeScale, Seed: 5, Faults: faults})
 	if err != nil {
 		t.Fatalf("simulate.Run: %v", err)
 	}
@@ -93,7 +93,7 @@ func TestSkippingClockReplaysARun(t *testing.T) {
 	run := func() []byte {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: sized(20, 40), Seed: 9})
+		res, err := simulate.Run(ctx, simulate.Scenario{DynamoDB: database.Local, Demo: &cfg, Executions: sized(20, 40), Seed: 9})
 		if err != nil {
 			t.Fatalf("simulate.Run: %v", err)
 		}
@@ -121,7 +121,7 @@ func checkDemo(t *testing.T, cfg demo.Config, executions int, seed uint64) *runn
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: executions, TimeScale: simulate.DefaultTimeScale, Seed: seed})
+	res, err := simulate.Run(ctx, simulate.Scenario{DynamoDB: database.Local, Demo: &cfg, Executions: executions, TimeScale: simulate.DefaultTimeScale, Seed: seed})
 	if err != nil {
 		t.Fatalf("simulate.Run: %v", err)
 	}

@@ -20,7 +20,7 @@ import (
 func TestDemoRunWritesMetrics(t *testing.T) {
 	cfg := demo.DefaultConfig()
 	cfg.WorkDuration, cfg.FailureRate = 90*time.Second, 0.2
-	res, err := simulate.Run(context.Background(), simulate.Scenario{Demo: &cfg, Executions: 25, Seed: 21})
+	res, err := simulate.Run(context.Background(), simulate.Scenario{DynamoDB: database.Local, Demo: &cfg, Executions: 25, Seed: 21})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func startMultiStack(t *testing.T, cfg demo.Config, meter *workMeter, opts stack
 		}
 		return meter.wrap(h), nil
 	}
-	opts.Seed, opts.Handlers = 5, handlers
+	opts.Seed, opts.Handlers, opts.DynamoDB = 5, handlers, database.Local
 	st, err := stack.Start(context.Background(), dir, opts)
 	if err != nil {
 		t.Fatalf("start the stack: %v", err)

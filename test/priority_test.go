@@ -41,7 +41,7 @@ func synthesized(t *testing.T, cfg demo.Config) string {
 // the run.
 func runSettled(t *testing.T, cfg demo.Config, sc simulate.Scenario, seed uint64) *simulate.Result {
 	t.Helper()
-	sc.Demo, sc.TimeScale, sc.Seed = &cfg, simulate.DefaultTimeScale, seed
+	sc.Demo, sc.TimeScale, sc.Seed, sc.DynamoDB = &cfg, simulate.DefaultTimeScale, seed, database.Local
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	res, err := simulate.Run(ctx, sc)

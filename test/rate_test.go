@@ -21,7 +21,7 @@ func runRate(t *testing.T, cfg demo.Config, executions int, seed uint64) *simula
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: executions, TimeScale: simulate.DefaultTimeScale, Seed: seed})
+	res, err := simulate.Run(ctx, simulate.Scenario{DynamoDB: database.Local, Demo: &cfg, Executions: executions, TimeScale: simulate.DefaultTimeScale, Seed: seed})
 	if err != nil {
 		t.Fatalf("simulate.Run: %v", err)
 	}

@@ -24,7 +24,7 @@ func TestSubmittedDemoUnderFaults(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	n := sized(40, 80)
-	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: n, Seed: 7, Faults: faults, Submit: true})
+	res, err := simulate.Run(ctx, simulate.Scenario{DynamoDB: database.Local, Demo: &cfg, Executions: n, Seed: 7, Faults: faults, Submit: true})
 	if err != nil {
 		t.Fatalf("simulate.Run: %v", err)
 	}
@@ -56,7 +56,7 @@ func TestSubmittedDemoWithPrioritiesAndWeights(t *testing.T) {
 	cfg.PriorityAgeing, cfg.Weighted = 5, true
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := simulate.Run(ctx, simulate.Scenario{Demo: &cfg, Executions: 60, HighPriority: 20, Weights: []int{1, 3}, Seed: 3, Submit: true})
+	res, err := simulate.Run(ctx, simulate.Scenario{DynamoDB: database.Local, Demo: &cfg, Executions: 60, HighPriority: 20, Weights: []int{1, 3}, Seed: 3, Submit: true})
 	if err != nil {
 		t.Fatalf("simulate.Run: %v", err)
 	}

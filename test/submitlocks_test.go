@@ -293,6 +293,10 @@ func TestSubmittedExecutionWaitsForItsOtherLocks(t *testing.T) {
 		status, err := s.locks.Status(context.Background(), second.Lock, second.ID)
 		return err == nil && status.Outcome == lock.OutcomeStarted
 	})
+	// The executions may still have states to run after the locks are free: give the hold on the
+	// clock back, or Wait (which does not sleep on the clock) would keep virtual time still and
+	// wait for ever.
+	st.ReleaseHold()
 	for _, arn := range []string{sub.Execution, second.Execution} {
 		done, err := st.Emulator.Wait(context.Background(), arn)
 		if err != nil || done.Status != emulator.StatusSucceeded {

@@ -167,7 +167,7 @@ func startTotalCap(t *testing.T, cfg demo.Config, held bool) ([]string, *admissi
 			return inner(ctx, payload)
 		}, nil
 	}
-	st, err := stack.Start(context.Background(), dir, stack.Options{Seed: 9, Handlers: handlers, Held: held})
+	st, err := stack.Start(context.Background(), dir, stack.Options{DynamoDB: database.Local, Seed: 9, Handlers: handlers, Held: held})
 	if err != nil {
 		t.Fatalf("start the stack: %v", err)
 	}

@@ -14,8 +14,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 )
 
-// ClientRegion is the region NewClient signs requests for. DynamoDB Local accepts any (it is started with -sharedDb).
+// ClientRegion is the region NewClient signs requests for. DynamoDB Local accepts any; one
+// started with Options.DatabasePerAccessKey keeps a database per access key ID and region.
 const ClientRegion = "us-east-1"
+
+// ClientAccessKeyID is the access key ID NewClient signs requests with unless WithAccessKey
+// says otherwise. DynamoDB Local checks that requests are signed, not by whom.
+const ClientAccessKeyID = "local"
 
 // ErrInvalidEndpoint reports an endpoint that is not an absolute http(s) URL.
 var ErrInvalidEndpoint = errors.New("ddblocal: invalid endpoint")
@@ -38,7 +43,7 @@ func NewClient(ctx context.Context, endpoint string, optFns ...func(*dynamodb.Op
 	}
 	cfg := aws.Config{
 		Region:      ClientRegion,
-		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
+		Credentials: credentials.NewStaticCredentialsProvider(ClientAccessKeyID, "local", ""),
 		HTTPClient: awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
 			t.IdleConnTimeout = idleConnTimeout
 		}),
@@ -46,4 +51,15 @@ func NewClient(ctx context.Context, endpoint string, optFns ...func(*dynamodb.Op
 	return dynamodb.NewFromConfig(cfg, append([]func(*dynamodb.Options){func(o *dynamodb.Options) {
 		o.BaseEndpoint = aws.String(endpoint)
 	}}, optFns...)...), nil
+}
+
+// WithAccessKey is a NewClient option that signs with the access key ID id and the region region
+// instead of ClientAccessKeyID and ClientRegion. On a server started with
+// Options.DatabasePerAccessKey the client then sees the database of that key and region only. id
+// must be letters A–Z, a–z and digits 0–9: DynamoDB Local answers other keys with an error.
+func WithAccessKey(id, region string) func(*dynamodb.Options) {
+	return func(o *dynamodb.Options) {
+		o.Credentials = credentials.NewStaticCredentialsProvider(id, "local", "")
+		o.Region = region
+	}
 }

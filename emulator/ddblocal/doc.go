@@ -5,9 +5,11 @@
 //
 // DynamoDB Local is AWS's own implementation of the DynamoDB API: transactions, and the
 // ConsumedCapacity of every request that sets ReturnConsumedCapacity, as DynamoDB bills it.
-// It is started with -sharedDb (one set of tables whatever the client's credentials and region)
-// and -disableTelemetry. It binds every interface (it has no option to choose one); clients use
-// the loopback address of Endpoint. Table names need at least 3 characters, as in DynamoDB.
+// It is started with -sharedDb (one set of tables whatever the client's credentials and region),
+// or with a database per access key ID and region (Options.DatabasePerAccessKey, for tests whose
+// stacks share one server), and -disableTelemetry. It binds every interface (it has no option to
+// choose one); clients use the loopback address of Endpoint. Table names need at least 3
+// characters, as in DynamoDB.
 //
 // Start finds the install directory and java, launches DynamoDB Local, and returns once it
 // answers ListTables; Close stops it and waits for it.

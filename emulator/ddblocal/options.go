@@ -23,6 +23,12 @@ type Options struct {
 	// long-running local stack). Start fails with ErrPortInUse when another process holds it.
 	// Default: 0, a free port.
 	Port int
+	// DatabasePerAccessKey starts DynamoDB Local without -sharedDb: each access key ID and
+	// region a client signs with then has a database of its own, so that several stacks can
+	// share one server with the same table names (see WithAccessKey). Tests set it to start one
+	// server per test binary instead of one per stack. Default: false, one database whatever the
+	// client's credentials and region, as one account's tables are.
+	DatabasePerAccessKey bool
 }
 
 func (o Options) startTimeout() time.Duration {

@@ -31,9 +31,10 @@ const (
 
 // Server is a running DynamoDB Local process. Close it when done.
 type Server struct {
-	endpoint string
-	proc     *process
-	output   *tailBuffer
+	endpoint  string
+	perAccess bool // started with Options.DatabasePerAccessKey
+	proc      *process
+	output    *tailBuffer
 
 	closeOnce sync.Once
 	closeErr  error
@@ -57,20 +58,20 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, opts.startTimeout(), ErrStartTimeout)
 	defer cancel()
 	if opts.Port != 0 {
-		return launch(ctx, t, opts.Port)
+		return launch(ctx, t, opts.Port, opts.DatabasePerAccessKey)
 	}
-	return startOnFreePort(ctx, t, freePort)
+	return startOnFreePort(ctx, t, freePort, opts.DatabasePerAccessKey)
 }
 
 // startOnFreePort launches DynamoDB Local on a port from pickPort, and on another one when the
 // port is taken before DynamoDB Local binds it.
-func startOnFreePort(ctx context.Context, t tools, pickPort func() (int, error)) (*Server, error) {
+func startOnFreePort(ctx context.Context, t tools, pickPort func() (int, error), perAccessKey bool) (*Server, error) {
 	for attempt := 1; ; attempt++ {
 		port, err := pickPort()
 		if err != nil {
 			return nil, err
 		}
-		srv, err := launch(ctx, t, port)
+		srv, err := launch(ctx, t, port, perAccessKey)
 		if errors.Is(err, ErrPortInUse) && attempt < bindAttempts {
 			continue
 		}
@@ -78,11 +79,12 @@ func startOnFreePort(ctx context.Context, t tools, pickPort func() (int, error))
 	}
 }
 
-// launch starts DynamoDB Local on port and waits until it answers, its process ends or fails to
+// launch starts DynamoDB Local on port (with a database per access key and region when
+// perAccessKey, else with -sharedDb) and waits until it answers, its process ends or fails to
 // bind, or ctx is done.
-func launch(ctx context.Context, t tools, port int) (*Server, error) {
-	cmd := exec.Command(t.java,
-		"-Djava.library.path="+filepath.Join(t.dir, libDir),
+func launch(ctx context.Context, t tools, port int, perAccessKey bool) (*Server, error) {
+	args := []string{
+		"-Djava.library.path=" + filepath.Join(t.dir, libDir),
 		// The client (C1) compiler only: the optimizing compiler's threads cost more CPU than
 		// they save over a simulation's requests, which follow one another under a skipping
 		// clock. Measured on 2 cores: 2.0 s instead of 3.6 s of CPU to start, 10 s instead of
@@ -95,15 +97,21 @@ func launch(ctx context.Context, t tools, port int) (*Server, error) {
 		"-XX:+UseSerialGC",
 		"-jar", t.jar(),
 		"-inMemory",
-		// One database for every access key and region, as one account's tables are.
-		"-sharedDb",
 		"-disableTelemetry",
 		"-port", strconv.Itoa(port),
-	)
+	}
+	if !perAccessKey {
+		// One database for every access key and region, as one account's tables are. Without
+		// it, DynamoDB Local 1.25.1 keeps a database per access key ID and region, in memory too
+		// (checked: a table one key creates is absent for another key or region).
+		args = append(args, "-sharedDb")
+	}
+	cmd := exec.Command(t.java, args...)
 	cmd.Dir = t.dir
 	s := &Server{
-		endpoint: "http://" + net.JoinHostPort(loopbackHost, strconv.Itoa(port)),
-		output:   newTailBuffer(outputTail),
+		endpoint:  "http://" + net.JoinHostPort(loopbackHost, strconv.Itoa(port)),
+		perAccess: perAccessKey,
+		output:    newTailBuffer(outputTail),
 	}
 	cmd.Stdout = s.output
 	cmd.Stderr = s.output
@@ -162,6 +170,10 @@ func (s *Server) failure(reason error) *ProcessError {
 	}
 	return e
 }
+
+// DatabasePerAccessKey reports whether the server keeps a database per access key ID and region
+// (Options.DatabasePerAccessKey).
+func (s *Server) DatabasePerAccessKey() bool { return s.perAccess }
 
 // Endpoint returns the server's base URL, e.g. "http://127.0.0.1:43127".
 func (s *Server) Endpoint() string { return s.endpoint }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -15,11 +16,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// startServer starts DynamoDB Local for one test, skipping the test when the tooling is not installed,
-// and closes it when the test ends.
-func startServer(t *testing.T) *Server {
+// startServer starts DynamoDB Local with opts for one test, skipping the test when the tooling is
+// not installed, and closes it when the test ends.
+func startServer(t *testing.T, opts Options) *Server {
 	t.Helper()
-	srv, err := Start(t.Context(), Options{})
+	srv, err := Start(t.Context(), opts)
 	if errors.Is(err, ErrNotInstalled) || errors.Is(err, ErrJavaMissing) {
 		t.Skip(err)
 	}
@@ -34,17 +35,12 @@ func startServer(t *testing.T) *Server {
 	return srv
 }
 
-func TestStartServesDynamoDBAPI(t *testing.T) {
-	srv := startServer(t)
-	if got, want := srv.Endpoint(), `^http://127\.0\.0\.1:\d+$`; !regexp.MustCompile(want).MatchString(got) {
-		t.Fatalf("Endpoint() = %q, want a match of %s", got, want)
-	}
+// createLocksTable creates the table "Locks", keyed by the string LockName, and waits until it is
+// active.
+func createLocksTable(t *testing.T, client *dynamodb.Client) {
+	t.Helper()
 	ctx := t.Context()
-	client, err := NewClient(ctx, srv.Endpoint())
-	if err != nil {
-		t.Fatalf("NewClient: %v", err)
-	}
-	_, err = client.CreateTable(ctx, &dynamodb.CreateTableInput{
+	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:            aws.String("Locks"),
 		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("LockName"), AttributeType: types.ScalarAttributeTypeS}},
 		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("LockName"), KeyType: types.KeyTypeHash}},
@@ -58,6 +54,37 @@ func TestStartServesDynamoDBAPI(t *testing.T) {
 	})
 	if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("Locks")}, 10*time.Second); err != nil {
 		t.Fatalf("wait for the table: %v", err)
+	}
+}
+
+// tables lists the tables a client signing with the access key id and region sees on srv.
+func tables(t *testing.T, srv *Server, id, region string) []string {
+	t.Helper()
+	client, err := NewClient(t.Context(), srv.Endpoint(), WithAccessKey(id, region))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := client.ListTables(t.Context(), &dynamodb.ListTablesInput{})
+	if err != nil {
+		t.Fatalf("ListTables as %s in %s: %v", id, region, err)
+	}
+	return out.TableNames
+}
+
+func TestStartServesDynamoDBAPI(t *testing.T) {
+	srv := startServer(t, Options{})
+	if got, want := srv.Endpoint(), `^http://127\.0\.0\.1:\d+$`; !regexp.MustCompile(want).MatchString(got) {
+		t.Fatalf("Endpoint() = %q, want a match of %s", got, want)
+	}
+	ctx := t.Context()
+	client, err := NewClient(ctx, srv.Endpoint())
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	createLocksTable(t, client)
+	// One database for every access key and region (-sharedDb).
+	if got := tables(t, srv, "other", "eu-west-1"); !slices.Equal(got, []string{"Locks"}) {
+		t.Errorf("another access key and region see tables %v, want [Locks]", got)
 	}
 	key := map[string]types.AttributeValue{"LockName": &types.AttributeValueMemberS{Value: "demo"}}
 	_, err = client.PutItem(ctx, &dynamodb.PutItemInput{
@@ -74,6 +101,31 @@ func TestStartServesDynamoDBAPI(t *testing.T) {
 	count, ok := out.Item["count"].(*types.AttributeValueMemberN)
 	if !ok || count.Value != "3" {
 		t.Fatalf("GetItem count = %#v, want N 3", out.Item["count"])
+	}
+}
+
+func TestDatabasePerAccessKey(t *testing.T) {
+	srv := startServer(t, Options{DatabasePerAccessKey: true})
+	if !srv.DatabasePerAccessKey() {
+		t.Fatal("DatabasePerAccessKey() = false, want true")
+	}
+	client, err := NewClient(t.Context(), srv.Endpoint(), WithAccessKey("stack1", ClientRegion))
+	if err != nil {
+		t.Fatal(err)
+	}
+	createLocksTable(t, client)
+	for _, tt := range []struct {
+		id, region string
+		want       []string
+	}{
+		{"stack1", ClientRegion, []string{"Locks"}},
+		{"stack2", ClientRegion, nil},
+		{ClientAccessKeyID, ClientRegion, nil},
+		{"stack1", "eu-west-1", nil},
+	} {
+		if got := tables(t, srv, tt.id, tt.region); !slices.Equal(got, tt.want) {
+			t.Errorf("access key %s in %s sees tables %v, want %v", tt.id, tt.region, got, tt.want)
+		}
 	}
 }
 
@@ -110,7 +162,7 @@ func TestStartRetriesWhenThePortIsTaken(t *testing.T) {
 				}
 				return freePort()
 			}
-			srv, err := startOnFreePort(t.Context(), tl, pick)
+			srv, err := startOnFreePort(t.Context(), tl, pick, false)
 			if err != nil {
 				t.Fatalf("startOnFreePort: %v", err)
 			}
@@ -140,7 +192,7 @@ func TestStartGivesUpWhenThePortStaysTaken(t *testing.T) {
 		picks++
 		return taken, nil
 	}
-	_, err = startOnFreePort(t.Context(), tl, pick)
+	_, err = startOnFreePort(t.Context(), tl, pick, false)
 	var perr *ProcessError
 	if !errors.As(err, &perr) || !errors.Is(err, ErrPortInUse) {
 		t.Fatalf("error = %v, want a *ProcessError wrapping ErrPortInUse", err)

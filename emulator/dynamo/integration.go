@@ -46,6 +46,13 @@ func WithRegion(region string) Option {
 	return func(i *Integration) { i.region = region }
 }
 
+// WithAccessKey signs the requests with the access key ID id: a DynamoDB Local that keeps a
+// database per access key and region (ddblocal.Options.DatabasePerAccessKey) then serves the
+// database of id and the region of WithRegion. Default: "local".
+func WithAccessKey(id string) Option {
+	return func(i *Integration) { i.credentials.AccessKeyID = id }
+}
+
 // New returns an Integration that sends its requests to the DynamoDB API server at endpoint,
 // e.g. "http://127.0.0.1:8000".
 func New(endpoint string, opts ...Option) (*Integration, error) {

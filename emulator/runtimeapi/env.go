@@ -13,7 +13,7 @@ import (
 )
 
 // Credentials are the dummy AWS credentials a function's process gets, in place of its
-// execution role's. Local APIs accept any.
+// execution role's (Config.AccessKeyID may name another key). Local APIs accept any.
 const (
 	AccessKeyID     = "local"
 	SecretAccessKey = "local"
@@ -40,7 +40,7 @@ func (f *Function) environment(runtimeAPI string) []string {
 		"AWS_LAMBDA_LOG_GROUP_NAME":       "/aws/lambda/" + f.cfg.FunctionName,
 		"AWS_LAMBDA_LOG_STREAM_NAME":      time.Now().UTC().Format("2006/01/02") + "/[$LATEST]" + randomHex(16),
 		"AWS_LAMBDA_RUNTIME_API":          runtimeAPI,
-		"AWS_ACCESS_KEY_ID":               AccessKeyID,
+		"AWS_ACCESS_KEY_ID":               f.cfg.AccessKeyID,
 		"AWS_SECRET_ACCESS_KEY":           SecretAccessKey,
 		"AWS_SESSION_TOKEN":               SessionToken,
 		"LAMBDA_TASK_ROOT":                taskRoot,

@@ -44,6 +44,10 @@ type Config struct {
 	Handler string
 	// Region is the function's region (AWS_REGION, AWS_DEFAULT_REGION). Default: us-east-1.
 	Region string
+	// AccessKeyID is the dummy access key ID the function's process gets (AWS_ACCESS_KEY_ID):
+	// a DynamoDB Local that keeps a database per access key shows the function the database of
+	// this key. Default: the constant AccessKeyID.
+	AccessKeyID string
 	// MemoryMB is the function's memory (AWS_LAMBDA_FUNCTION_MEMORY_SIZE). Default: 128.
 	MemoryMB int
 	// Environment is the function's own environment variables, from its configuration. The
@@ -106,6 +110,9 @@ func New(cfg Config) (*Function, error) {
 	}
 	if cfg.Region == "" {
 		cfg.Region = lambdafn.DefaultRegion
+	}
+	if cfg.AccessKeyID == "" {
+		cfg.AccessKeyID = AccessKeyID
 	}
 	if cfg.MemoryMB == 0 {
 		cfg.MemoryMB = 128

@@ -11,6 +11,10 @@
 // (package runtimeapi), its AWS SDK clients pointed at the stack's DynamoDB and Step Functions
 // endpoints.
 //
+// Each stack starts its own DynamoDB Local unless Options.DynamoDB gives it one to share: tests
+// start one per test binary (with ddblocal.Options.DatabasePerAccessKey) and each stack keeps its
+// tables in a database of its own there, under an access key of its own.
+//
 //	st, err := stack.Start(ctx, "cdk.out", stack.Options{
 //		Seed:      1, // TimeScale 0: the clock skips time
 //		Handlers:  map[string]stack.HandlerFactory{"github.com/turnstile-sfn/turnstile/lambdas/dowork": doworkFactory},

@@ -105,6 +105,7 @@ type runtimeFunctions struct {
 	moduleDir string
 	log       io.Writer
 	region    string
+	accessKey string // the functions' AWS_ACCESS_KEY_ID: the stack's database on DynamoDB Local
 	endpoints runtimeapi.Endpoints
 
 	outDir    string // where the binaries are built; created by the first build
@@ -136,7 +137,7 @@ func (r *runtimeFunctions) handler(ctx context.Context, fn template.Function, me
 	// The log prefixes each line with the function's name, as runtimeapi.Config.Log says.
 	log = io.MultiWriter(log, metricLog.writer(fn.LogicalID, "["+fn.Name+"] "))
 	f, err := runtimeapi.New(runtimeapi.Config{
-		Binary: binary, FunctionName: fn.Name, Handler: fn.Handler, Region: r.region, MemoryMB: fn.MemorySize,
+		Binary: binary, FunctionName: fn.Name, Handler: fn.Handler, Region: r.region, AccessKeyID: r.accessKey, MemoryMB: fn.MemorySize,
 		Environment: fn.Environment, Endpoints: r.endpoints, MaxConcurrency: maxConcurrency, Log: log,
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -53,8 +54,17 @@ type Options struct {
 	// line prefixed with the function's name. Default: os.Stderr.
 	FunctionLog io.Writer
 	// DynamoDBLocal configures the DynamoDB Local that holds the stack's tables (where it is
-	// installed, the java command). Default: the zero ddblocal.Options.
+	// installed, the java command). Ignored with DynamoDB. Default: the zero ddblocal.Options.
 	DynamoDBLocal ddblocal.Options
+	// DynamoDB is a running DynamoDB Local to keep the stack's tables in, instead of one of its
+	// own: a test speed option, for a test binary that starts one server (with
+	// ddblocal.Options.DatabasePerAccessKey) and gives it to each of its stacks rather than pay a
+	// JVM's start for each. The stack then signs its requests with an access key of its own, so
+	// its tables live in a database of their own beside other stacks' of the same names; Close
+	// deletes them and leaves the server running. Start fails with ErrSharedServer when the server
+	// keeps one database for every key. Default: nil, the stack starts its own DynamoDB Local
+	// (DynamoDBLocal) and stops it on Close.
+	DynamoDB *ddblocal.Server
 	// EventPolicy decides how the bus delivers each event (drop, duplicate, delay), for fault
 	// tests. Default: eventbus.DeliverOnce.
 	EventPolicy eventbus.DeliveryPolicy
@@ -97,12 +107,15 @@ type Stack struct {
 	// Bus is the local EventBridge.
 	Bus *eventbus.Bus
 
-	database *ddblocal.Server
-	proxy    *faultproxy.Proxy
-	api      *sfnapi.Server
-	runtimes *runtimeFunctions
-	ids      *eventbus.IDSource
-	logf     func(format string, args ...any)
+	database     *ddblocal.Server
+	ownsDatabase bool     // the stack started database and stops it on Close
+	accessKey    string   // the access key ID every client of the stack's database signs with
+	tables       []string // the tables the stack created, deleted on Close from a shared database
+	proxy        *faultproxy.Proxy
+	api          *sfnapi.Server
+	runtimes     *runtimeFunctions
+	ids          *eventbus.IDSource
+	logf         func(format string, args ...any)
 
 	ctx         context.Context
 	cancel      context.CancelFunc
@@ -114,7 +127,18 @@ type Stack struct {
 	deadLetters []eventbus.DeadLetter
 
 	metrics metricLog
+
+	closeOnce sync.Once
+	closeErr  error
 }
+
+// ErrSharedServer reports an Options.DynamoDB started without
+// ddblocal.Options.DatabasePerAccessKey: stacks sharing it would share their tables.
+var ErrSharedServer = errors.New("stack: Options.DynamoDB must be started with ddblocal.Options.DatabasePerAccessKey, or the stacks sharing it would share tables")
+
+// sharedDatabases numbers the stacks started on a shared DynamoDB Local: each signs with the access
+// key "stack<n>", a database of its own.
+var sharedDatabases atomic.Int64
 
 // Start loads the stack at path (a cdk.out directory or a template file) and runs it. Close the
 // returned Stack to stop everything it started. On error nothing is left running.
@@ -137,7 +161,7 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		}
 	}()
 
-	if s.database, err = ddblocal.Start(ctx, opts.DynamoDBLocal); err != nil {
+	if err := s.openDatabase(ctx, opts); err != nil {
 		return nil, err
 	}
 	clock := newClock(opts)
@@ -161,17 +185,17 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		return nil, err
 	}
 	// Set up from this goroutine, which is outside the clock: straight to DynamoDB Local.
-	setup, err := ddblocal.NewClient(ctx, s.database.Endpoint())
+	setup, err := s.DynamoDBClient(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := createTables(ctx, setup, tmpl.Tables); err != nil {
+	if s.tables, err = createTables(ctx, setup, tmpl.Tables); err != nil {
 		return nil, err
 	}
 	// The stack's own clients reach the proxy in process (one loopback hop fewer per request);
 	// functions run as processes of their own use its URL.
 	inProcess := &http.Client{Transport: s.proxy.Transport()}
-	ddb, err := ddblocal.NewClient(ctx, s.proxy.URL(), func(o *dynamodb.Options) {
+	ddb, err := ddblocal.NewClient(ctx, s.proxy.URL(), ddblocal.WithAccessKey(s.accessKey, tmpl.Region), func(o *dynamodb.Options) {
 		o.HTTPClient = inProcess
 		o.Retryer = virtualTimeRetryer(clock)
 		o.APIOptions = append(o.APIOptions, markCaller)
@@ -195,12 +219,12 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 		return nil, err
 	}
 	env := HandlerEnv{Clock: clock, StepFunctions: s.internalStepFunctionsClient(clock), DynamoDB: ddb}
-	s.runtimes = &runtimeFunctions{moduleDir: opts.ModuleDir, log: opts.FunctionLog, region: tmpl.Region,
+	s.runtimes = &runtimeFunctions{moduleDir: opts.ModuleDir, log: opts.FunctionLog, region: tmpl.Region, accessKey: s.accessKey,
 		endpoints: runtimeapi.Endpoints{DynamoDB: s.proxy.URL(), StepFunctions: s.APIURL()}}
 	if err := bindFunctions(ctx, s.Lambda, tmpl, opts.Handlers, env, opts.Seed, s.runtimes, &s.metrics); err != nil {
 		return nil, err
 	}
-	ddbIntegration, err := dynamo.New(s.proxy.URL(), dynamo.WithHTTPClient(inProcess))
+	ddbIntegration, err := dynamo.New(s.proxy.URL(), dynamo.WithHTTPClient(inProcess), dynamo.WithRegion(tmpl.Region), dynamo.WithAccessKey(s.accessKey))
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +247,24 @@ func Start(ctx context.Context, path string, opts Options) (_ *Stack, err error)
 	return s, nil
 }
 
+// openDatabase starts the stack's DynamoDB Local, or takes opts.DynamoDB and an access key of
+// the stack's own on it.
+func (s *Stack) openDatabase(ctx context.Context, opts Options) error {
+	if opts.DynamoDB != nil {
+		if !opts.DynamoDB.DatabasePerAccessKey() {
+			return ErrSharedServer
+		}
+		s.database, s.accessKey = opts.DynamoDB, "stack"+strconv.FormatInt(sharedDatabases.Add(1), 10)
+		return nil
+	}
+	db, err := ddblocal.Start(ctx, opts.DynamoDBLocal)
+	if err != nil {
+		return err
+	}
+	s.database, s.ownsDatabase, s.accessKey = db, true, ddblocal.ClientAccessKeyID
+	return nil
+}
+
 // DynamoDBStats counts the DynamoDB requests the stack's state machines and functions have sent
 // so far (retries included) and the faults injected into them; reads through DynamoDBEndpoint
 // are not counted.
@@ -231,7 +273,9 @@ func (s *Stack) DynamoDBStats() faultproxy.Stats { return s.proxy.Stats() }
 // APIURL is the loopback URL of the Step Functions API.
 func (s *Stack) APIURL() string { return s.api.URL() }
 
-// DynamoDBEndpoint is the loopback URL of the DynamoDB API.
+// DynamoDBEndpoint is the loopback URL of the DynamoDB API. On a shared server
+// (Options.DynamoDB) the stack's tables are seen only by clients that sign as the stack's do:
+// use DynamoDBClient.
 func (s *Stack) DynamoDBEndpoint() string { return s.database.Endpoint() }
 
 // StepFunctionsClient returns an AWS SDK client of the stack's Step Functions API, for a caller
@@ -264,9 +308,10 @@ func (s *Stack) stepFunctionsClient(retryer aws.Retryer) *sfn.Client {
 	})
 }
 
-// DynamoDBClient returns an AWS SDK client of the stack's DynamoDB API.
+// DynamoDBClient returns an AWS SDK client of the stack's DynamoDB API, straight to DynamoDB
+// Local (its requests are not counted in DynamoDBStats), signed to see the stack's tables.
 func (s *Stack) DynamoDBClient(ctx context.Context) (*dynamodb.Client, error) {
-	return ddblocal.NewClient(ctx, s.DynamoDBEndpoint())
+	return ddblocal.NewClient(ctx, s.DynamoDBEndpoint(), ddblocal.WithAccessKey(s.accessKey, s.Template.Region))
 }
 
 // DeadLetters returns the events the bus could not deliver, oldest first.
@@ -283,8 +328,16 @@ func (s *Stack) recordDeadLetter(d eventbus.DeadLetter) {
 }
 
 // Close stops the API, the schedules, the executions, the bus, the handlers (and the functions'
-// processes) and DynamoDB Local, in that order, and returns what went wrong on the way.
+// processes) and DynamoDB Local, in that order, and returns what went wrong on the way. On a
+// shared DynamoDB Local (Options.DynamoDB) it deletes the stack's tables instead of stopping it.
+// Calling Close again returns the same result.
 func (s *Stack) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+// close is Close, once.
+func (s *Stack) close() error {
 	s.cancel()
 	var errs []error
 	if s.api != nil {
@@ -310,8 +363,11 @@ func (s *Stack) Close() error {
 	if s.proxy != nil {
 		errs = append(errs, s.proxy.Close())
 	}
-	if s.database != nil {
+	switch {
+	case s.ownsDatabase:
 		errs = append(errs, s.database.Close())
+	case s.database != nil:
+		errs = append(errs, s.deleteTables(shutdown))
 	}
 	return errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package stack
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -15,20 +16,38 @@ import (
 // tableActiveTimeout bounds the wait for a new table to become ACTIVE in DynamoDB Local.
 const tableActiveTimeout = 10 * time.Second
 
-// createTables creates the template's tables, on demand, and waits until each is ACTIVE.
-func createTables(ctx context.Context, client *dynamodb.Client, tables []template.Table) error {
+// createTables creates the template's tables, on demand, and waits until each is ACTIVE. It
+// returns the names of the tables it created, those that failed to become active included.
+func createTables(ctx context.Context, client *dynamodb.Client, tables []template.Table) (created []string, err error) {
 	for _, t := range tables {
 		if _, err := client.CreateTable(ctx, createTableInput(t)); err != nil {
-			return fmt.Errorf("stack: create table %s (%s): %w", t.Name, t.LogicalID, err)
+			return created, fmt.Errorf("stack: create table %s (%s): %w", t.Name, t.LogicalID, err)
 		}
+		created = append(created, t.Name)
 		waiter := dynamodb.NewTableExistsWaiter(client, func(o *dynamodb.TableExistsWaiterOptions) {
 			o.MinDelay, o.MaxDelay = 5*time.Millisecond, 100*time.Millisecond
 		})
 		if err := waiter.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(t.Name)}, tableActiveTimeout); err != nil {
-			return fmt.Errorf("stack: table %s (%s) did not become active: %w", t.Name, t.LogicalID, err)
+			return created, fmt.Errorf("stack: table %s (%s) did not become active: %w", t.Name, t.LogicalID, err)
 		}
 	}
-	return nil
+	return created, nil
+}
+
+// deleteTables deletes the tables the stack created, so that a shared DynamoDB Local does not
+// keep their items in memory after the stack has closed.
+func (s *Stack) deleteTables(ctx context.Context) error {
+	client, err := s.DynamoDBClient(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, name := range s.tables {
+		if _, err := client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+			errs = append(errs, fmt.Errorf("stack: delete table %s: %w", name, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // createTableInput translates a template table into a CreateTable request. Every table is

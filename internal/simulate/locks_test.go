@@ -31,7 +31,7 @@ func TestSeveralLocks(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := demo.DefaultConfig()
 			c.Locks, c.LockNamePath, c.TotalLimit, c.Limit, c.FailureRate = cfg.Locks, cfg.LockNamePath, cfg.TotalLimit, cfg.Limit, 0
-			res, err := Run(context.Background(), Scenario{Demo: &c, Executions: 40, Keys: keys, Seed: 4})
+			res, err := Run(context.Background(), Scenario{Demo: &c, Executions: 40, Keys: keys, Seed: 4, DynamoDB: server.Local})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/turnstile-sfn/turnstile/asl/machines"
 	"github.com/turnstile-sfn/turnstile/cmd/app/demo"
 	"github.com/turnstile-sfn/turnstile/emulator"
+	"github.com/turnstile-sfn/turnstile/emulator/ddblocal"
 	"github.com/turnstile-sfn/turnstile/emulator/eventbus"
 	"github.com/turnstile-sfn/turnstile/emulator/lambdafn"
 	"github.com/turnstile-sfn/turnstile/emulator/stack"
@@ -96,6 +97,9 @@ type Scenario struct {
 	// each starts when its lock has a slot for it, already holding the slot
 	// (Result.Submissions). It needs a Callback semaphore with a single lock. Default: false.
 	Submit bool
+	// DynamoDB is a running DynamoDB Local for the stack to keep its tables in instead of
+	// starting one of its own (see stack.Options.DynamoDB): a test speed option. Default: nil.
+	DynamoDB *ddblocal.Server
 }
 
 // Faults are the faults a simulation injects, seeded by the scenario's seed.
@@ -431,7 +435,7 @@ func Run(ctx context.Context, sc Scenario) (*Result, error) {
 	events := eventbus.NewRandomFaults(sc.Seed, sc.Faults.DropEvents, sc.Faults.DupEvents, 0)
 	loss := newStartLoss(sc.Faults.StartReplyLost, sc.Seed)
 	st, err := stack.Start(ctx, cdkOut, stack.Options{
-		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: handlers(loss), DynamoDBFaults: dbFaults, EventPolicy: events,
+		TimeScale: sc.TimeScale, Seed: sc.Seed, Handlers: handlers(loss), DynamoDBFaults: dbFaults, EventPolicy: events, DynamoDB: sc.DynamoDB,
 		// Every execution's history is read at the end: keep them all, and the cleanup's and the
 		// redrive guard's executions besides (one each per failed execution at most).
 		MaxClosedExecutions: max(emulator.DefaultMaxClosedExecutions, 3*sc.Executions),

@@ -8,6 +8,10 @@
 //		server.SkipIfMissing(t)
 //		// use server.Endpoint, or server.Client to see what really landed
 //	}
+//
+// The server keeps a database per access key (ddblocal.Options.DatabasePerAccessKey): Endpoint
+// and Client see the one of ddblocal.NewClient's default key, and each stack given Local
+// (stack.Options.DynamoDB) one of its own.
 package ddblocaltest
 
 import (
@@ -34,16 +38,26 @@ type Server struct {
 	Endpoint string
 	// Client talks to it directly: an observer independent of the code under test.
 	Client *dynamodb.Client
+	// Local is the running server, for stacks to share (stack.Options.DynamoDB); nil when
+	// Missing is set.
+	Local *ddblocal.Server
 	// Missing is set (wrapping ddblocal.ErrNotInstalled or ddblocal.ErrJavaMissing) when
 	// DynamoDB Local or Java is not installed.
 	Missing error
 }
 
-// Main starts DynamoDB Local, runs the package's tests with s filled in, stops it, and returns
-// the exit code for os.Exit. Without the tooling the tests still run, with s.Missing set.
-func Main(m *testing.M, s *Server) (code int) {
+// Runner runs a package's tests and returns their exit code: a *testing.M, or a TestMain's
+// wrapper of one that also stops what the tests left running (stacks on Local) before Main stops
+// the server.
+type Runner interface {
+	Run() (code int)
+}
+
+// Main starts DynamoDB Local, runs the package's tests (m.Run) with s filled in, stops it, and
+// returns the exit code for os.Exit. Without the tooling the tests still run, with s.Missing set.
+func Main(m Runner, s *Server) (code int) {
 	ctx := context.Background()
-	srv, err := ddblocal.Start(ctx, ddblocal.Options{})
+	srv, err := ddblocal.Start(ctx, ddblocal.Options{DatabasePerAccessKey: true})
 	if errors.Is(err, ddblocal.ErrNotInstalled) || errors.Is(err, ddblocal.ErrJavaMissing) {
 		s.Missing = err
 		return m.Run()
@@ -58,7 +72,7 @@ func Main(m *testing.M, s *Server) (code int) {
 			code = 1
 		}
 	}()
-	s.Endpoint = srv.Endpoint()
+	s.Local, s.Endpoint = srv, srv.Endpoint()
 	if s.Client, err = ddblocal.NewClient(ctx, s.Endpoint); err != nil {
 		fmt.Fprintln(os.Stderr, "DynamoDB Local client:", err)
 		return 1
