@@ -38,9 +38,8 @@ func (c *Client) Admit(ctx context.Context, lock string) (AdmitResult, error) {
 // admitted nobody while the lock had room and waiters.
 func (c *Client) admit(ctx context.Context, lock string, configured int, by string) ([]string, error) {
 	var admitted []string
-	seen := claimsSeen{}
 	for idle := 0; idle < c.attempts; {
-		ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead, by, seen)
+		ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead)
 		if err != nil {
 			return admitted, err
 		}

@@ -46,8 +46,6 @@ type Client struct {
 	sleep     func(ctx context.Context, d time.Duration) error
 	attempts  int
 	lookAhead int32
-	// claimFrom is the number of holders from which a release claims its waiter.
-	claimFrom int
 	// onAdmitted is WithAdmitted's callback, or nil.
 	onAdmitted func(Admission)
 }
@@ -67,16 +65,6 @@ func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
 // WithAttempts bounds the rounds of one operation. Default: DefaultAttempts.
 func WithAttempts(n int) Option { return func(c *Client) { c.attempts = n } }
 
-// WithClaimHolders sets the number of holders of a lock from which a release claims the waiter
-// it hands its slot to before its hand-off (1: always). Default: DefaultClaimHolders.
-func WithClaimHolders(n int) Option { return func(c *Client) { c.claimFrom = max(n, 1) } }
-
-// DefaultClaimHolders is the number of holders from which a release claims its waiter: below
-// it releases seldom meet at the head of the line, and the hand-off is one transaction that
-// also deletes the waiter item (the same 6 write units in 2 requests with the read, against 4
-// with a claim).
-const DefaultClaimHolders = 16
-
 // DefaultLookAhead is how many of the oldest waiters a release or an admission reads at once:
 // an admission fills several free slots from one read, and a release passes over a waiter that
 // holds already (its re-park raced) to the next without reading again.
@@ -91,7 +79,7 @@ func New(table string, ddb DynamoDBAPI, sfnClient StepFunctionsAPI, opts ...Opti
 	if ddb == nil {
 		return nil, fmt.Errorf("%w: a DynamoDB client is required", ErrInvalidRequest)
 	}
-	c := &Client{table: table, ddb: ddb, sfn: sfnClient, now: time.Now, sleep: sleepReal, attempts: DefaultAttempts, lookAhead: DefaultLookAhead, claimFrom: DefaultClaimHolders}
+	c := &Client{table: table, ddb: ddb, sfn: sfnClient, now: time.Now, sleep: sleepReal, attempts: DefaultAttempts, lookAhead: DefaultLookAhead}
 	for _, o := range opts {
 		o(c)
 	}
@@ -123,7 +111,6 @@ type waiter struct {
 	lock      string // the item's partition key
 	since     string // AttributeSince
 	weight    int    // AttributeWeight, 1 when absent
-	claim     string // AttributeClaim: the execution whose release claimed the waiter, if any
 	// A submission's (submit.go): its id, state machine, input and expiry (Unix seconds).
 	submission, stateMachine, input string
 	expires                         int64
@@ -190,7 +177,7 @@ func parseWaiter(item map[string]types.AttributeValue) (waiter, bool) {
 		return waiter{}, false
 	}
 	return waiter{ticket: t, execution: stringOf(item, AttributeExecution), token: stringOf(item, AttributeToken),
-		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince), weight: weightOf(item), claim: stringOf(item, AttributeClaim),
+		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince), weight: weightOf(item),
 		submission: stringOf(item, AttributeSubmission), stateMachine: stringOf(item, AttributeStateMachine),
 		input: stringOf(item, AttributeInput), expires: numberOf(item, AttributeExpires)}, true
 }
@@ -331,22 +318,6 @@ func (c *Client) deleteItem(key map[string]types.AttributeValue) types.TransactW
 	return types.TransactWriteItem{Delete: &types.Delete{
 		TableName: aws.String(c.table), Key: key,
 		ConditionExpression: aws.String(ItemPresent), ExpressionAttributeNames: map[string]string{"#entry": AttributeEntry},
-	}}
-}
-
-// deleteWaiter is the transaction item that deletes w's waiter item while it carries the claim
-// it was read with (none, the operation's own, or a dead one): a live claim's waiter is the
-// claimer's to hand a slot.
-func (c *Client) deleteWaiter(lock string, w waiter) types.TransactWriteItem {
-	names := map[string]string{"#entry": AttributeEntry}
-	values := map[string]types.AttributeValue{}
-	cond := ItemPresent + " AND " + claimUnchanged(w, names, values)
-	if len(values) == 0 {
-		values = nil
-	}
-	return types.TransactWriteItem{Delete: &types.Delete{
-		TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(w.ticket)),
-		ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: values,
 	}}
 }
 

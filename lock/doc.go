@@ -17,9 +17,8 @@
 //     and AttributeGrantedBy (whose operation put it: read-backs of unanswered transactions
 //     tell their own grant from another's by it);
 //   - one waiter item per waiting execution, Entry "w#<ticket, 16 digits>", with the
-//     execution's ARN and the task token that wakes it, and AttributeClaim while a release is
-//     handing it its slot (see Claims below). Sort order is ticket order, so one Query from
-//     "lock" on reads the counter and the oldest waiters together.
+//     execution's ARN and the task token that wakes it. Sort order is ticket order, so one
+//     Query from "lock" on reads the counter and the oldest waiters together.
 //   - one waiter item per queued submission (Submit), in the same queue under its ticket, with
 //     the execution ARN it will start as (name "sub-<id>"), AttributeSubmission,
 //     AttributeStateMachine, AttributeInput and AttributeExpires instead of a task token; the
@@ -34,11 +33,10 @@
 // its default limit.
 //
 // The invariant, at every moment: the counter equals the number of holder items and never
-// exceeds the limit; no execution waits at rest while it holds (the item of a claimed waiter
-// that holds is left over, and whoever reads it deletes it). Every change of the counter happens
-// in one transaction with the holder item it counts, and a hand-off deletes the releaser's
-// holder item and creates the waiter's in one transaction, so the counter does not move.
-// Transactions are idempotent under the SDK's retries (it sends the same
+// exceeds the limit; no execution both holds and waits. Every change of the counter happens in
+// one transaction with the holder item it counts, and a hand-off deletes the releaser's holder
+// item, creates the waiter's and deletes its waiter item in one transaction, so the counter
+// does not move. Transactions are idempotent under the SDK's retries (it sends the same
 // ClientRequestToken), and every item carries a condition, so a repeated or racing operation
 // fails instead of counting twice.
 //
@@ -54,58 +52,21 @@
 //     and a read of the counter and the queue's head.
 //   - Release with waiters (Client.Release): one Query (counter + oldest waiters), the hand-off
 //     transaction (releaser's holder item, waiter's holder item, waiter item: 6 units), and
-//     the waiter's wake-up (SendTaskSuccess). On a lock of DefaultClaimHolders holders or more:
-//     the claim of the oldest unclaimed waiter (an UpdateItem of its
-//     waiter item: 1 unit), the hand-off transaction without the waiter item (4 units), the
-//     delete of the claimed waiter item (1 unit), and the wake-up: the same 6 units in two
-//     more requests.
+//     the waiter's wake-up (SendTaskSuccess).
 //   - Release without waiters: the release transaction (counter + holder item: 4 units).
 //
 // An execution that waits costs about 1 + 1 + 6 = 8 write units in all, whatever the backlog
 // and the limit; one that finds a free slot 1 + 4 + 4 = 9.
 //
-// # Claims
-//
-// Where releases are likely to meet at the head of the line (a lock of DefaultClaimHolders
-// holders or more, WithClaimHolders), a release claims
-// the waiter before it hands its slot on: an UpdateItem
-// sets the waiter item's AttributeClaim to the releaser's execution, on condition that the item
-// exists and carries no claim, the releaser's own (a retry), or the dead claim the release read
-// (below); it returns the item (the current task token). The hand-off transaction then moves
-// the slot (the releaser's holder item out, the waiter's in, AttributeGrantedBy the releaser),
-// the claimed item is deleted (condition: the claim is the releaser's), and only then is the
-// waiter woken. A release that finds its own claim (its retry after a lost reply or a crash,
-// or the cleanup's release of its execution) goes on with it first.
-//
-// A claim is live while the claimer holds its slot and the waiter holds none: the claimer is
-// handing it the slot, and every queue reader (a release, an admission, a park's check for an
-// older waiter, Drain) passes over the waiter: it is served in its turn, by the claimer. It is
-// done when the waiter holds: the item is left over, and whoever reads it deletes it (condition:
-// the claim unchanged). It is dead when neither holds (the claimer gave its slot elsewhere, or
-// its execution ended and its slot was released): the waiter counts as a plain waiter, and
-// writes that take it condition on the dead claim as read. No clock decides: a claim's state is
-// read (the claimer's holder item, then the waiter's: strongly consistent GetItems, read units
-// only), and only where it matters: a reader passes over a claim it has not seen before while
-// an unclaimed waiter follows it in its read (a claim lives about two round trips), and reads
-// the state of a claim seen on an earlier read of the same operation or with nothing unclaimed
-// behind it. So a dead claim's waiter is served when an operation reads its claim a second
-// time or reaches it at the end of the line; dead claims need a claimer whose release never
-// came back (its own retries and its execution's cleanup find its claim). The writes that
-// remove a waiter (Leave, Drain, Cancel, an expiry, an admission) condition on its claim as
-// read (so does the one-transaction hand-off's delete of the waiter item), so none tramples a
-// live claim: Drain and an admission pass over its waiter (a holder to
-// be), Leave and Cancel wait for the claim to end (then the slot is held, and Leave gives it on;
-// Cancel finds the submission started). A re-park's new token does not touch the claim.
-//
 // Releases that reach for the head of the line together (work of equal length ending at one
-// moment: a herd) contend: one claim a round trip can win it, since the oldest waiter is
-// served first, and a release that loses pays its failed claim (1 write unit; a lost
-// one-transaction hand-off, the way of a lock with few holders, costs 3). It then waits, before it reads again, a time drawn at random from a
-// window of one round trip of its own (measured) per holder of the lock, at most 12 s halved
-// at each further loss and at most an eighth of the time its slot was held (the slot idles
-// meanwhile: one read of its holder item's AttributeSince, once, when that window is wider than
-// the usual 50 ms doubling to 2 s). A herd then loses about once per release, whatever its
-// size, instead of once per release and round (see the README's scale table for the figures).
+// moment: a herd) contend: one hand-off a round trip can win it, since the oldest waiter is
+// served first, and a release that loses pays its cancelled transaction (one write unit per
+// item: 3). It then waits, before it reads again, a time drawn at random from a window of one
+// round trip of its own (measured) per holder of the lock, at most 12 s halved at each further
+// loss and at most an eighth of the time its slot was held (the slot idles meanwhile: one read
+// of its holder item's AttributeSince, once, when that window is wider than the usual 50 ms
+// doubling to 2 s). A herd then loses about once per release, whatever its size, instead of
+// once per release and round (see the README's scale table for the figures).
 //
 // # Submissions (admission control)
 //
@@ -123,7 +84,7 @@
 // removes a queued one ("cancelled").
 //
 // Costs: Submit draws a ticket (1 write unit) and puts its waiter item (1 unit, inputs under
-// about 0.8 KB); its grant is the hand-off (6 units, the releaser's) and the status
+// about 0.8 KB); its grant is the hand-off transaction (6 units, the releaser's) and the status
 // item (1 unit); its execution draws a ticket (1 unit) and releases (the next hand-off, or 4
 // units). About 10 write units per submission in all, whatever the backlog. Submissions need
 // the Callback strategy: a Poll machine releases in the state machine, which starts nobody.

@@ -35,7 +35,7 @@ type DrainResult struct {
 }
 
 // Drain ends every waiter of lock: it deletes its waiter item (conditionally: a waiter handed a
-// slot meanwhile, or being handed one under a release's live claim, holds it and is left alone) and fails its task with ErrorDrained and cause,
+// slot meanwhile holds it and is left alone) and fails its task with ErrorDrained and cause,
 // so that its execution fails with that error, holding nothing. Holders keep running; waiters
 // that join while it runs are drained too. Drain is idempotent: a drained lock has no waiter
 // to drain. Pause the lock first to keep newcomers out.
@@ -48,35 +48,22 @@ func (c *Client) Drain(ctx context.Context, lock, cause string) (DrainResult, er
 	if !ok {
 		return res, ErrCannotFailTasks
 	}
-	n := c.lookAhead
 	for {
-		_, waiters, err := c.head(ctx, lock, n)
+		_, waiters, err := c.head(ctx, lock, c.lookAhead)
 		if err != nil || len(waiters) == 0 {
 			return res, err
 		}
-		passed := 0
 		for _, w := range waiters {
-			// A waiter that a release's live claim is handing a slot is a holder to be: left
-			// alone, as holders are.
-			pass, err := c.settleClaim(ctx, lock, w, "", true)
-			switch {
-			case err != nil:
-				return res, err
-			case pass:
-				passed++
-				continue
-			}
-			names := map[string]string{"#execution": AttributeExecution}
-			values := map[string]types.AttributeValue{":execution": str(w.execution)}
-			cond := "#execution = :execution AND " + claimUnchanged(w, names, values)
-			_, err = c.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			_, err := c.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{
 				TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(w.ticket)),
-				ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+				ConditionExpression:       aws.String("#execution = :execution"),
+				ExpressionAttributeNames:  map[string]string{"#execution": AttributeExecution},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":execution": str(w.execution)},
 			})
 			var failed *types.ConditionalCheckFailedException
 			switch {
 			case errors.As(err, &failed):
-				continue // admitted or claimed meanwhile, or drained by another drain
+				continue // admitted meanwhile, or drained by another drain
 			case err != nil:
 				return res, classify("drain "+w.execution, err)
 			}
@@ -94,13 +81,6 @@ func (c *Client) Drain(ctx context.Context, lock, cause string) (DrainResult, er
 			if err != nil {
 				res.Unreached = append(res.Unreached, w.execution)
 			}
-		}
-		if passed == len(waiters) {
-			// Every waiter read is being handed a slot: the ones behind them, if any, are next.
-			if len(waiters) < int(n) || n >= maxLookAhead {
-				return res, nil
-			}
-			n = min(2*n, maxLookAhead)
 		}
 	}
 }

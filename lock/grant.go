@@ -29,19 +29,9 @@ func (c *Client) putGrant(lock string, w waiter, by, since string) types.Transac
 	return put
 }
 
-// liveHead is head as the operation of execution by sees it: without the waiters that another
-// operation's live claim is handing a slot (passed over: the claimer grants them; a read whose
-// every waiter was passed over reads further), without left-over items of claimed waiters that
-// hold (deleted), and without the expired submissions at the head of the queue (removed,
-// OutcomeExpired); it reads again while every waiter it read was removed.
-//
-// Claims cost reads only where they matter: a claim by another that seen (the claims this
-// operation read before, by ticket; nil for none) does not hold is passed over unread while an
-// unclaimed waiter follows it in the read (a claim lives for about two round trips); a claim
-// seen before, or one with nothing unclaimed behind it, is read (stateOf), so that a dead
-// claim's waiter is served in its turn, and a done claim seen before has its item deleted. The
-// claims read are added to seen.
-func (c *Client) liveHead(ctx context.Context, lock string, n int32, by string, seen claimsSeen) (counter, []waiter, error) {
+// liveHead is head without the expired submissions at the head of the queue: it removes them
+// (OutcomeExpired) and reads again while every waiter it read had expired.
+func (c *Client) liveHead(ctx context.Context, lock string, n int32) (counter, []waiter, error) {
 	for idle := 0; idle < c.attempts; {
 		ctr, ws, err := c.head(ctx, lock, n)
 		if err != nil {
@@ -49,24 +39,9 @@ func (c *Client) liveHead(ctx context.Context, lock string, n int32, by string, 
 		}
 		now := c.now().Unix()
 		var live []waiter
-		removed, passed := false, 0
-		for i, w := range ws {
-			fresh := w.claim != "" && w.claim != by && seen[w.ticket] != w.claim
-			if seen != nil && w.claim != "" {
-				seen[w.ticket] = w.claim
-			}
-			if fresh && unclaimedAfter(ws[i+1:], by) {
-				passed++
-				continue
-			}
-			pass, err := c.settleClaim(ctx, lock, w, by, !fresh)
-			switch {
-			case err != nil:
-				return ctr, nil, err
-			case pass:
-				passed++
-				continue
-			case w.submission == "" || w.expires == 0 || now < w.expires:
+		removed := false
+		for _, w := range ws {
+			if w.submission == "" || w.expires == 0 || now < w.expires {
 				live = append(live, w)
 				continue
 			}
@@ -76,39 +51,15 @@ func (c *Client) liveHead(ctx context.Context, lock string, n int32, by string, 
 			}
 			removed = removed || gone
 		}
-		switch {
-		case len(live) == 0 && passed > 0 && len(ws) == int(n):
-			// Every waiter read is being handed a slot: read further (at the bound, again).
-			if n < maxLookAhead {
-				n = min(2*n, maxLookAhead)
-				continue
-			}
-		case len(live) > 0 || len(live)+passed == len(ws):
+		if len(live) > 0 || len(live) == len(ws) {
 			return ctr, live, nil
 		}
 		if !removed {
 			idle++
 		}
 	}
-	return counter{}, nil, fmt.Errorf("%w: read the head of the queue of %q: the lock changed under %d attempts", ErrBusy, lock, c.attempts)
+	return counter{}, nil, fmt.Errorf("%w: remove the expired submissions of %q: the lock changed under %d attempts", ErrBusy, lock, c.attempts)
 }
-
-// claimsSeen are the claims an operation read, by the claimed waiter's ticket (liveHead).
-type claimsSeen map[int64]string
-
-// unclaimedAfter reports whether ws holds a waiter that by's operation may take without
-// reading a claim: unclaimed, or claimed by by.
-func unclaimedAfter(ws []waiter, by string) bool {
-	for _, w := range ws {
-		if w.claim == "" || w.claim == by {
-			return true
-		}
-	}
-	return false
-}
-
-// maxLookAhead bounds how far liveHead reads past waiters being handed a slot.
-const maxLookAhead = 1024
 
 // expire removes the expired submission w from the queue, recording OutcomeExpired, in one
 // transaction; gone reports that it is out of the queue (by this or by another operation).

@@ -55,10 +55,6 @@ const (
 	AttributeExecution = "execution"
 	// AttributeToken is a waiter's task token: completing it wakes the waiter.
 	AttributeToken = "token"
-	// AttributeClaim is, on a waiter item, the execution whose release is handing the waiter
-	// its slot (see the package comment's claims): queue readers pass over the waiter while
-	// the claim is live.
-	AttributeClaim = "claim"
 	// AttributeLimit is the counter item's live limit (a number). Absent, the limit the
 	// caller was configured with applies (the construct's Limit, in the machine definition).
 	AttributeLimit = "limit"

@@ -139,7 +139,7 @@ func (c *Client) admitted(ctx context.Context, r ParkRequest, holds bool, err er
 // parkBelowLimit takes a free slot for the execution, unless an older waiter is owed it: then
 // that waiter is admitted and done is false (the caller reads again).
 func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
-	ctr, waiters, err := c.liveHead(ctx, r.Lock, 1, r.Execution, nil)
+	ctr, waiters, err := c.liveHead(ctx, r.Lock, 1)
 	if err != nil {
 		return ParkResult{}, true, err
 	}
@@ -287,7 +287,7 @@ func (c *Client) admitOldest(ctx context.Context, lock string, limit int, ctr co
 	for _, w := range waiters {
 		since := c.timestamp()
 		tx, err := c.transact(ctx, "admit "+w.execution,
-			c.acquireBy(lock, ctr, limit, w.weight), withWeight(c.putGrant(lock, w, by, since), w.weight), c.deleteWaiter(lock, w))
+			c.acquireBy(lock, ctr, limit, w.weight), withWeight(c.putGrant(lock, w, by, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
 		switch {
 		case err != nil:
 			return "", err

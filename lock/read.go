@@ -32,65 +32,26 @@ func (c *Client) Leave(ctx context.Context, lock, execution string, ticket int64
 	if lock == "" || execution == "" || ticket < 1 {
 		return ReleaseResult{}, fmt.Errorf("%w: leave needs a lock name, an execution and its ticket", ErrInvalidRequest)
 	}
-	weight, err := c.leaveQueue(ctx, lock, execution, ticket)
-	if err != nil {
-		return ReleaseResult{}, err
+	out, err := c.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(ticket)),
+		ConditionExpression:       aws.String("attribute_not_exists(#entry) OR #execution = :execution"),
+		ExpressionAttributeNames:  map[string]string{"#entry": AttributeEntry, "#execution": AttributeExecution},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":execution": str(execution)},
+		ReturnValues:              types.ReturnValueAllOld,
+	})
+	var failed *types.ConditionalCheckFailedException
+	switch {
+	case errors.As(err, &failed):
+		return ReleaseResult{}, fmt.Errorf("%w: ticket %d of %q belongs to another execution than %s", ErrInvalidRequest, ticket, lock, execution)
+	case err != nil:
+		return ReleaseResult{}, classify("leave the queue of "+strconv.Quote(lock), err)
 	}
 	res, err := c.ReleaseIfHeld(ctx, lock, execution, limit)
-	if err == nil && weight > 1 {
+	if err == nil && weightOf(out.Attributes) > 1 {
 		// A heavy waiter may have blocked lighter ones behind it that fit now.
 		err = c.fillFreeSlots(ctx, lock, limit, execution)
 	}
 	return res, err
-}
-
-// leaveQueue deletes execution's waiter item under ticket, if any, and returns its weight. A
-// waiter that a release's live claim is handing a slot waits for the claim to end (the slot is
-// then held, and Leave gives it on); a dead claim is no obstacle.
-func (c *Client) leaveQueue(ctx context.Context, lock, execution string, ticket int64) (int, error) {
-	w := waiter{ticket: ticket, execution: execution}
-	for tries := range c.attempts {
-		names := map[string]string{"#entry": AttributeEntry, "#execution": AttributeExecution}
-		values := map[string]types.AttributeValue{":execution": str(execution)}
-		cond := "attribute_not_exists(#entry) OR (#execution = :execution AND " + claimUnchanged(w, names, values) + ")"
-		out, err := c.ddb.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-			TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(ticket)),
-			ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: values,
-			ReturnValues: types.ReturnValueAllOld,
-		})
-		var failed *types.ConditionalCheckFailedException
-		switch {
-		case err == nil:
-			return weightOf(out.Attributes), nil
-		case !errors.As(err, &failed):
-			return 0, classify("leave the queue of "+strconv.Quote(lock), err)
-		}
-		got, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
-			TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(ticket)), ConsistentRead: aws.Bool(true),
-		})
-		if err != nil {
-			return 0, classify("read the waiter "+execution, err)
-		}
-		read, ok := parseWaiter(got.Item)
-		switch {
-		case !ok:
-			continue // gone meanwhile: the delete passes
-		case read.execution != execution:
-			return 0, fmt.Errorf("%w: ticket %d of %q belongs to another execution than %s", ErrInvalidRequest, ticket, lock, execution)
-		}
-		w = read
-		if pass, err := c.settleClaim(ctx, lock, w, "", true); err != nil || !pass {
-			if err != nil {
-				return 0, err
-			}
-			continue // a dead claim: delete on it
-		}
-		if err := c.backoff(ctx, execution, tries+1, 0); err != nil {
-			return 0, err
-		}
-		w.claim = "" // the item may be gone: read it again after the next delete fails
-	}
-	return 0, fmt.Errorf("%w: leave the queue of %q: %s is being handed a slot under %d attempts", ErrBusy, lock, execution, c.attempts)
 }
 
 // State is what one read of a lock's partition shows.
@@ -140,9 +101,6 @@ type Waiter struct {
 	// Submission is the id of a queued submission (Submit), whose Execution is the one it
 	// will start as; "" for a parked execution.
 	Submission string `json:"submission,omitempty"`
-	// ClaimedBy is the execution whose release is handing the waiter its slot (its claim),
-	// while it does; "" for a waiter at rest.
-	ClaimedBy string `json:"claimedBy,omitempty"`
 }
 
 // Read reads a lock whole, strongly consistent, as one snapshot: its holder items (a Query of
@@ -185,7 +143,6 @@ func (c *Client) Read(ctx context.Context, lock string) (State, error) {
 			for _, item := range append(rest, again...) {
 				st.add(item)
 			}
-			st.dropDoneClaims()
 			sort.Slice(st.Holders, func(i, j int) bool { return st.Holders[i].Execution < st.Holders[j].Execution })
 			sort.Slice(st.Waiters, func(i, j int) bool { return st.Waiters[i].Ticket < st.Waiters[j].Ticket })
 			return st, nil
@@ -247,24 +204,8 @@ func (st *State) add(item map[string]types.AttributeValue) {
 		return
 	}
 	if w, ok := parseWaiter(item); ok {
-		st.Waiters = append(st.Waiters, Waiter{Ticket: w.ticket, Execution: w.execution, Since: stringOf(item, AttributeSince), Weight: int(numberOf(item, AttributeWeight)), Submission: w.submission, ClaimedBy: w.claim})
+		st.Waiters = append(st.Waiters, Waiter{Ticket: w.ticket, Execution: w.execution, Since: stringOf(item, AttributeSince), Weight: int(numberOf(item, AttributeWeight)), Submission: w.submission})
 	}
-}
-
-// dropDoneClaims leaves out the waiter items of claimed waiters that hold a slot: their
-// hand-off is done, and the item is left over until someone deletes it.
-func (st *State) dropDoneClaims() {
-	holding := map[string]bool{}
-	for _, h := range st.Holders {
-		holding[h.Execution] = true
-	}
-	waiters := st.Waiters[:0]
-	for _, w := range st.Waiters {
-		if w.ClaimedBy == "" || !holding[w.Execution] {
-			waiters = append(waiters, w)
-		}
-	}
-	st.Waiters = waiters
 }
 
 // Check reports how the state breaks the lock's invariant for limit, or nil: the counter

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -38,9 +37,8 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	holder := execution
 	contended := 0
 	held := time.Duration(-1) // how long holder held its slot, once a loss needs it
-	seen := claimsSeen{}
 	for range c.attempts {
-		step, err := c.releaseOnce(ctx, lock, holder, limit, &res, seen)
+		step, err := c.releaseOnce(ctx, lock, holder, limit, &res)
 		switch {
 		case err != nil || step.done:
 			return res, err
@@ -96,10 +94,10 @@ type releaseStep struct {
 }
 
 // releaseOnce makes one release step for holder from one read.
-func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult, seen claimsSeen) (releaseStep, error) {
+func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
 	start := c.now()
-	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead, holder, seen)
+	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead)
 	if err != nil {
 		return releaseStep{done: true}, err
 	}
@@ -109,22 +107,10 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 			return releaseStep{done: true}, err
 		}
 	}
-	// A waiter this release claimed on an earlier try (its reply lost, or its transaction not
-	// applied) is its to hand the slot to: first.
-	if i := slices.IndexFunc(waiters, func(w waiter) bool { return w.claim == holder }); i > 0 {
-		mine := waiters[i]
-		waiters = append([]waiter{mine}, slices.Delete(waiters, i, i+1)...)
-	}
 	// Strictly first in first out: the slot goes back when the head of the line does not fit
 	// once the holder's weight is free (with weight 1 everywhere: when the lock holds more than
 	// its limit).
 	if len(waiters) == 0 || ctr.count-hw+waiters[0].weight > ctr.limitFor(limit) || ctr.paused {
-		if len(waiters) > 0 && waiters[0].claim == holder {
-			// The slot goes back: a claim of an earlier try goes first.
-			if err := c.unclaim(ctx, lock, waiters[0], holder); err != nil {
-				return releaseStep{done: true}, err
-			}
-		}
 		tx, err := c.transact(ctx, "release "+holder, c.releaseBy(lock, ctr, hw), c.deleteItem(HolderKey(lock, holder)))
 		switch {
 		case err != nil:
@@ -155,78 +141,38 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		if ctr.count+delta > ctr.limitFor(limit) {
 			return releaseStep{}, nil // a later waiter that does not fit: read again
 		}
-		// Claim the waiter first where releases are likely to meet at the head: of releases
-		// reaching for it together, the ones that lose pay one single-item write, not a
-		// cancelled transaction. A claimed waiter (a dead claim, or this release's) is always
-		// claimed: the claim is its lock.
-		claimed := w.claim != "" || ctr.count >= c.claimFrom
-		if claimed && w.claim != holder {
-			cw, err := c.claim(ctx, lock, w, holder)
-			switch {
-			case errors.Is(err, errClaimTaken):
-				// Taken by a concurrent release: the others in this read are likely taken too.
-				return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start)}, nil
-			case err != nil:
-				return releaseStep{done: true}, err
-			}
-			w = cw
-		}
-		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putGrant(lock, w, holder, since), w.weight)}
-		waiterGone := false // the transaction's waiter item delete failed (unclaimed only)
-		if !claimed {
-			items = append(items, c.deleteWaiter(lock, w))
-		}
-		countAt := len(items)
+		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putGrant(lock, w, holder, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket)))}
 		if delta != 0 {
 			// A waiter of another weight: the counter moves by the difference, within the room.
 			items = append(items, c.countBy(lock, ctr, limit, delta))
 		}
 		tx, err := c.transact(ctx, "hand the slot of "+holder+" to "+w.execution, items...)
-		if tx.outcome == refused && !claimed {
-			waiterGone = tx.failed[2]
-		}
 		switch {
 		case err != nil:
 			return releaseStep{done: true}, err
-		case tx.outcome == refused && tx.failed[0] && !claimed:
-			// Not a holder: released already, by an earlier try whose end was lost (see above).
-			return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
 		case tx.outcome == refused && tx.failed[0]:
-			// Not a holder: released already, by an earlier try whose end was lost (see above).
-			// That try may have handed the slot to this waiter and ended before removing its
-			// item and waking it: this try finishes it. Otherwise the claim goes.
-			handed, err := c.readBack(ctx, func() (bool, error) { return c.heldFrom(ctx, lock, w.execution, holder) })
-			switch {
-			case err != nil:
-				return releaseStep{done: true}, err
-			case !handed:
-				if err := c.unclaim(ctx, lock, w, holder); err != nil {
-					return releaseStep{done: true}, err
-				}
-				return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
-			}
-			since = ""
-		case tx.outcome == refused && delta != 0 && tx.failed[countAt] && !tx.failed[1] && !waiterGone:
-			return releaseStep{}, nil // the counter changed since the read: read again, a claim kept
-		case tx.outcome == refused && tx.failed[1] && !waiterGone:
+			// Not a holder: released already (see above).
+			return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
+		case tx.outcome == refused && delta != 0 && tx.failed[3] && !tx.failed[1] && !tx.failed[2]:
+			return releaseStep{}, nil // the counter changed since the read: read again
+		case tx.outcome == refused && tx.failed[1] && !tx.failed[2]:
 			// The waiter holds already (a re-park raced) but its waiter item is still there:
 			// it only has to leave the queue.
-			if err := c.leaveHeld(ctx, lock, w, holder, claimed); err != nil {
+			if err := c.removeWaiter(ctx, lock, w.ticket); err != nil {
 				return releaseStep{done: true}, err
 			}
 			continue
-		case tx.outcome == refused && !claimed:
-			// Taken (or claimed) by a concurrent release: the others in this read are likely
-			// taken too.
+		case tx.outcome == refused:
+			// Taken by a concurrent release: the others in this read are likely taken too.
 			return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start)}, nil
-		case tx.outcome == refused || tx.outcome == notApplied:
-			return releaseStep{}, nil // read again; a claim is kept, and this release's
+		case tx.outcome == notApplied:
+			return releaseStep{}, nil
 		case tx.outcome == unknown:
 			// Applied if the waiter holds a slot from this releaser; not applied if the
-			// releaser still holds (read again, a claim kept). Neither: the slot is given, by
-			// this try (and the waiter left and gave it on meanwhile) or by an earlier one whose
-			// end was lost; whom it went to, no read tells, so the release ends without an
-			// answer and its retry finds nothing held.
+			// releaser still holds (read again). Neither: the slot is given, by this try (and
+			// the waiter left and gave it on meanwhile) or by an earlier one whose end was lost;
+			// whom it went to, no read tells, so the release ends without an answer and its
+			// retry finds nothing held.
 			handed, err := c.readBack(ctx, func() (bool, error) { return c.heldFrom(ctx, lock, w.execution, holder) })
 			if err != nil {
 				return releaseStep{done: true}, err
@@ -239,17 +185,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 				case holds:
 					return releaseStep{}, nil
 				}
-				if claimed {
-					if err := c.unclaim(ctx, lock, w, holder); err != nil {
-						return releaseStep{done: true}, err
-					}
-				}
 				return releaseStep{done: true}, fmt.Errorf("%w: hand the slot of %s on %q: given, to whom is unknown (the reply was lost and the waiter holds no slot from it); try again", ErrBusy, holder, lock)
-			}
-		}
-		if claimed {
-			if err := c.dropHandedOn(ctx, lock, w, holder); err != nil {
-				return releaseStep{done: true}, err
 			}
 		}
 		if own {
@@ -268,32 +204,6 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		return releaseStep{next: w.execution}, nil
 	}
 	return releaseStep{}, nil
-}
-
-// dropHandedOn deletes the item of w, claimed by holder and just handed holder's slot, before
-// w is woken: once woken it may release, and a claimed item whose claimer and waiter both hold
-// nothing is a dead claim, a waiter again. When the delete gets no answer, a read tells whether
-// it landed; if not, the error stands and w is not woken: the release's retry finds its claim
-// and finishes.
-func (c *Client) dropHandedOn(ctx context.Context, lock string, w waiter, holder string) error {
-	err := c.dropClaimed(ctx, lock, w, holder)
-	if err == nil || !errors.Is(err, ErrBusy) {
-		return err
-	}
-	gone, rerr := c.readBack(ctx, func() (bool, error) { return c.claimGone(ctx, lock, w, holder) })
-	if rerr != nil || !gone {
-		return err
-	}
-	return nil
-}
-
-// leaveHeld takes out of the queue the item of w, found holding a slot already: the claimed
-// item this release claimed, or an unclaimed one.
-func (c *Client) leaveHeld(ctx context.Context, lock string, w waiter, holder string, claimed bool) error {
-	if claimed {
-		return c.dropClaimed(ctx, lock, w, holder)
-	}
-	return c.removeWaiter(ctx, lock, w.ticket)
 }
 
 // Herd backoff: releases that reach for the head of the line together (work of equal length

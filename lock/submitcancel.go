@@ -21,7 +21,7 @@ func (c *Client) Cancel(ctx context.Context, lock, id, reason string) (Submissio
 	if reason == "" {
 		reason = "cancelled"
 	}
-	for tries := range c.attempts {
+	for range c.attempts {
 		out, err := c.ddb.GetItem(ctx, &dynamodb.GetItemInput{
 			TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(ticket)), ConsistentRead: aws.Bool(true),
 		})
@@ -31,17 +31,6 @@ func (c *Client) Cancel(ctx context.Context, lock, id, reason string) (Submissio
 		w, ok := parseWaiter(out.Item)
 		if !ok || w.submission != id {
 			return c.notQueued(ctx, lock, id)
-		}
-		pass, err := c.settleClaim(ctx, lock, w, "", true)
-		switch {
-		case err != nil:
-			return SubmissionStatus{}, err
-		case pass:
-			// A release is granting it (or has): the next read tells.
-			if err := c.backoff(ctx, id, tries+1, 0); err != nil {
-				return SubmissionStatus{}, err
-			}
-			continue
 		}
 		tx, err := c.transact(ctx, "cancel the submission "+id, c.deleteSubmission(lock, w), types.TransactWriteItem{Put: &types.Put{
 			TableName: aws.String(c.table), Item: c.outcomeItem(lock, id, OutcomeCancelled, w.execution, reason),
@@ -73,13 +62,12 @@ func (c *Client) notQueued(ctx context.Context, lock, id string) (SubmissionStat
 }
 
 // deleteSubmission is the transaction item that deletes w's waiter item while it is still
-// the submission's and carries the claim it was read with (none, or a dead one).
+// the submission's.
 func (c *Client) deleteSubmission(lock string, w waiter) types.TransactWriteItem {
-	names := map[string]string{"#submission": AttributeSubmission}
-	values := map[string]types.AttributeValue{":id": str(w.submission)}
-	cond := "#submission = :id AND " + claimUnchanged(w, names, values)
 	return types.TransactWriteItem{Delete: &types.Delete{
 		TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(w.ticket)),
-		ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+		ConditionExpression:       aws.String("#submission = :id"),
+		ExpressionAttributeNames:  map[string]string{"#submission": AttributeSubmission},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":id": str(w.submission)},
 	}}
 }

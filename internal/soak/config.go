@@ -91,10 +91,6 @@ type Config struct {
 	// (QueueWeights), so the lock admits them in an order, or with weights, the queue model
 	// does not expect (StrategyCallback).
 	QueueParkUnordered bool
-	// QueueClaimHolders, above 0, is the clients' lock.WithClaimHolders: from that many holders
-	// on, a release claims its waiter before its hand-off (1: every hand-off is claimed).
-	// Default: 0, lock.DefaultClaimHolders.
-	QueueClaimHolders int
 	// LeaveRate is the chance that a queued execution gives up waiting at once (within 2 ms)
 	// and leaves the queue (StrategyCallback).
 	LeaveRate float64

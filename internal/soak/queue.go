@@ -198,11 +198,7 @@ func (q *queueRun) newQueueClients(ctx context.Context, table, proxyURL string) 
 	clients := make([]*queueClient, q.cfg.Goroutines)
 	for i := range clients {
 		s := &clientSFN{board: q.board}
-		var opts []lock.Option
-		if q.cfg.QueueClaimHolders > 0 {
-			opts = append(opts, lock.WithClaimHolders(q.cfg.QueueClaimHolders))
-		}
-		locks, err := lock.New(table, ddb, s, opts...)
+		locks, err := lock.New(table, ddb, s)
 		if err != nil {
 			return nil, err
 		}
