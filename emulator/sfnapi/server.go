@@ -20,7 +20,8 @@ const DefaultShutdownTimeout = 5 * time.Second
 type Server struct {
 	http     *http.Server
 	url      string
-	served   chan struct{} // closed when the serving goroutine returns
+	base     context.Context // the context requests derive theirs from
+	served   chan struct{}   // closed when the serving goroutine returns
 	stopOnce sync.Once
 	stopErr  error
 }
@@ -59,6 +60,7 @@ func Serve(ctx context.Context, backend Backend, addr string, wrap ...func(http.
 			ReadHeaderTimeout: 10 * time.Second,
 		},
 		url:    "http://" + ln.Addr().String(),
+		base:   ctx,
 		served: make(chan struct{}),
 	}
 	go func() {

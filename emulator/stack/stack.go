@@ -251,16 +251,20 @@ func (s *Stack) Clock() *emulator.ScaledClock { return s.clock }
 // goroutine lends its busy token to the request.
 func (s *Stack) internalStepFunctionsClient(clock emulator.Clock) *sfn.Client {
 	c := s.stepFunctionsClient(virtualTimeRetryer(clock))
-	return sfn.New(c.Options(), func(o *sfn.Options) { o.HTTPClient = lendingClient{} })
+	inProcess := &http.Client{Transport: s.api.Transport()}
+	return sfn.New(c.Options(), func(o *sfn.Options) { o.HTTPClient = lendingClient{inProcess} })
 }
 
-// stepFunctionsClient is StepFunctionsClient with retryer, or the SDK's default when nil.
+// stepFunctionsClient is StepFunctionsClient with retryer, or the SDK's default when nil. It
+// reaches the API in process (sfnapi.Server.Transport): no loopback connection, no HTTP on
+// either side.
 func (s *Stack) stepFunctionsClient(retryer aws.Retryer) *sfn.Client {
 	return sfn.New(sfn.Options{
 		Region:       s.Template.Region,
 		BaseEndpoint: aws.String(s.APIURL()),
 		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
 		Retryer:      retryer,
+		HTTPClient:   &http.Client{Transport: s.api.Transport()},
 	})
 }
 
