@@ -19,5 +19,5 @@
 //		return err
 //	}
 //	defer st.Close()
-//	sfnClient := st.StepFunctionsClient() // talks to st.APIURL()
+//	sfnClient := st.StepFunctionsClient() // the API in process; others use st.APIURL()
 package stack
