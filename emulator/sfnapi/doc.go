@@ -14,8 +14,7 @@
 // The request and response types mirror the API's wire JSON field for field; timestamps are
 // Timestamp values, epoch seconds on the wire. A Backend returns an *APIError (ExecutionDoesNotExist,
 // InvalidToken, …) to answer with a Step Functions error, and can page its listings with
-// Paginate. A client in the same process can skip the loopback connection: give it an
-// http.Client whose Transport is Server.Transport.
+// Paginate.
 //
 // Usage:
 //

@@ -19,5 +19,5 @@
 //		return err
 //	}
 //	defer st.Close()
-//	sfnClient := st.StepFunctionsClient() // the API in process; others use st.APIURL()
+//	sfnClient := st.StepFunctionsClient() // talks to st.APIURL()
 package stack
