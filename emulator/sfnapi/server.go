@@ -20,8 +20,7 @@ const DefaultShutdownTimeout = 5 * time.Second
 type Server struct {
 	http     *http.Server
 	url      string
-	base     context.Context // the context requests derive theirs from
-	served   chan struct{}   // closed when the serving goroutine returns
+	served   chan struct{} // closed when the serving goroutine returns
 	stopOnce sync.Once
 	stopErr  error
 }
@@ -60,7 +59,6 @@ func Serve(ctx context.Context, backend Backend, addr string, wrap ...func(http.
 			ReadHeaderTimeout: 10 * time.Second,
 		},
 		url:    "http://" + ln.Addr().String(),
-		base:   ctx,
 		served: make(chan struct{}),
 	}
 	go func() {

@@ -251,20 +251,16 @@ func (s *Stack) Clock() *emulator.ScaledClock { return s.clock }
 // goroutine lends its busy token to the request.
 func (s *Stack) internalStepFunctionsClient(clock emulator.Clock) *sfn.Client {
 	c := s.stepFunctionsClient(virtualTimeRetryer(clock))
-	inProcess := &http.Client{Transport: s.api.Transport()}
-	return sfn.New(c.Options(), func(o *sfn.Options) { o.HTTPClient = lendingClient{inProcess} })
+	return sfn.New(c.Options(), func(o *sfn.Options) { o.HTTPClient = lendingClient{} })
 }
 
-// stepFunctionsClient is StepFunctionsClient with retryer, or the SDK's default when nil. It
-// reaches the API in process (sfnapi.Server.Transport): no loopback connection, no HTTP on
-// either side.
+// stepFunctionsClient is StepFunctionsClient with retryer, or the SDK's default when nil.
 func (s *Stack) stepFunctionsClient(retryer aws.Retryer) *sfn.Client {
 	return sfn.New(sfn.Options{
 		Region:       s.Template.Region,
 		BaseEndpoint: aws.String(s.APIURL()),
 		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
 		Retryer:      retryer,
-		HTTPClient:   &http.Client{Transport: s.api.Transport()},
 	})
 }
 
