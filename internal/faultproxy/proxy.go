@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
 )
 
@@ -27,7 +28,7 @@ type Proxy struct {
 	url      string
 	listener net.Listener
 	server   *http.Server
-	upstream *http.Client
+	upstream *upstream
 	dice     *dice
 	counts   counters
 	capacity capacityCounters
@@ -54,12 +55,7 @@ func Start(target string, c Config) (*Proxy, error) {
 		target:   target,
 		url:      "http://" + listener.Addr().String(),
 		listener: listener,
-		upstream: &http.Client{Transport: &http.Transport{
-			Proxy:               nil, // direct: the target is on this machine
-			MaxIdleConns:        256,
-			MaxIdleConnsPerHost: 256,
-			IdleConnTimeout:     idleConnTimeout,
-		}},
+		upstream: newUpstream(u.Host),
 		dice:     newDice(c),
 		throttle: c.throttleCode(),
 		delay:    c.Delay,
@@ -87,7 +83,7 @@ func (p *Proxy) Close() error {
 	if served := <-p.served; !errors.Is(served, http.ErrServerClosed) {
 		err = errors.Join(err, served)
 	}
-	p.upstream.CloseIdleConnections()
+	p.upstream.close()
 	if err != nil {
 		return fmt.Errorf("faultproxy: close: %w", err)
 	}
@@ -133,9 +129,8 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, dropReply bool) 
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
-	out.Header = r.Header.Clone()
-	out.Header.Del("Content-Length") // the body may have changed; out.ContentLength is right
-	out.Host = r.Host                // as the client signed it (DynamoDB Local checks no signature)
+	out.Header = forwardedHeader(r.Header) // out.ContentLength is right: the body may have changed
+	out.Host = r.Host                      // as the client signed it (DynamoDB Local checks no signature)
 	p.counts.forwarded.Add(1)
 	resp, err := p.upstream.Do(out)
 	if err != nil {
@@ -163,6 +158,22 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, dropReply bool) 
 	}
 	w.WriteHeader(resp.StatusCode)
 	_, _ = w.Write(reply)
+}
+
+// forwardedHeaders are the request headers the target reads: the protocol's and the
+// signature's. The others (the SDK's User-Agent and attempt headers, a caller's own) would only
+// cost the server their parsing.
+var forwardedHeaders = []string{"Content-Type", targetHeader, "Authorization", "X-Amz-Date", "X-Amz-Security-Token", "X-Amz-Content-Sha256", "Accept-Encoding"}
+
+// forwardedHeader returns the headers of h that the target reads.
+func forwardedHeader(h http.Header) http.Header {
+	out := make(http.Header, len(forwardedHeaders))
+	for _, name := range forwardedHeaders {
+		if values := h.Values(name); len(values) > 0 {
+			out[name] = slices.Clone(values)
+		}
+	}
+	return out
 }
 
 // answerThrottled replies with a throttling error as DynamoDB sends it.

@@ -7,9 +7,12 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ohler55/ojg/oj"
 )
 
 // How the proxy bills TransactWriteItems, after "Capacity management for transactions" in the
@@ -23,9 +26,9 @@ import (
 //   - A transaction that succeeds costs 2 write units per KB per item. The proxy computes this
 //     itself: DynamoDB Local 1.25.1 reports other figures (4 units for one item under 1 KB, 4 for
 //     two). Sizes: a Put's new item from the request; the item before, of an Update, Delete and
-//     ConditionCheck, from a strongly consistent GetItem the proxy sends the server just before
-//     it forwards the transaction; an Update's item after, from one just after it succeeds. Those
-//     reads are not counted. Under concurrent writes to the same items the sizes may be off;
+//     ConditionCheck, from a strongly consistent read the proxy sends the server just before
+//     it forwards the transaction (a GetItem, or one BatchGetItem for several items); an
+//     Update's item after, from one just after it succeeds. Those reads are not counted. Under concurrent writes to the same items the sizes may be off;
 //     items of 1 KB or less always cost 1 unit each, whatever the race. The old item a Put
 //     replaces is not read (a Put has no key of its own to read it by).
 //   - A transaction cancelled (TransactionCanceledException) because a condition failed
@@ -112,51 +115,172 @@ func prepareTransaction(req map[string]json.RawMessage) (tx *transaction, change
 // and records their sizes. header is the client's request's: its Authorization names the
 // DynamoDB Local database.
 func (p *Proxy) sizeBefore(ctx context.Context, header http.Header, tx *transaction) {
-	for i := range tx.items {
-		if item := &tx.items[i]; item.key != nil {
-			item.before = p.readSize(ctx, header, item.table, item.key)
+	p.sizeItems(ctx, header, tx, func(item *transactionItem) *int {
+		if item.key == nil {
+			return nil
 		}
-	}
+		return &item.before
+	})
 }
 
 // sizeAfter reads, at the target, the items the Updates of a committed tx wrote, and records
 // their sizes.
 func (p *Proxy) sizeAfter(ctx context.Context, header http.Header, tx *transaction) {
+	p.sizeItems(ctx, header, tx, func(item *transactionItem) *int {
+		if item.action != actionUpdate {
+			return nil
+		}
+		return &item.after
+	})
+}
+
+// sizeItems reads, at the target, the items of tx for which size gives where to record their
+// size (nil: not to read), and records them: one item with a GetItem, several with one
+// BatchGetItem (one request for the server instead of one per item), or with a GetItem each
+// when the batch does not answer for every key (see batchSizes).
+func (p *Proxy) sizeItems(ctx context.Context, header http.Header, tx *transaction, size func(*transactionItem) *int) {
+	var items []*transactionItem
+	var into []*int
 	for i := range tx.items {
-		if item := &tx.items[i]; item.action == actionUpdate {
-			item.after = p.readSize(ctx, header, item.table, item.key)
+		if at := size(&tx.items[i]); at != nil {
+			items, into = append(items, &tx.items[i]), append(into, at)
 		}
 	}
+	var sizes []int
+	if len(items) > 1 {
+		sizes = p.batchSizes(ctx, header, items)
+	}
+	for i, item := range items {
+		if sizes != nil && sizes[i] >= 0 {
+			*into[i] = sizes[i]
+		} else {
+			*into[i] = p.readSize(ctx, header, item.table, item.key)
+		}
+	}
+}
+
+// batchSizes reads the items at the keys of items with one strongly consistent BatchGetItem and
+// returns their sizes, in the order of items: 0 for an item that is absent, -1 for one the reply
+// does not settle (a key with a number or binary value, which the server may store in another
+// form than the request wrote it, whose item is not in the reply); nil when the batch fails or
+// leaves keys unprocessed.
+func (p *Proxy) batchSizes(ctx context.Context, header http.Header, items []*transactionItem) []int {
+	type tableKeys struct {
+		Keys           []json.RawMessage
+		ConsistentRead bool
+	}
+	request := map[string]*tableKeys{}
+	seen := map[string]bool{}
+	for _, item := range items {
+		if seen[item.table+"\x00"+string(item.key)] {
+			continue // a batch must not name a key twice
+		}
+		seen[item.table+"\x00"+string(item.key)] = true
+		t := request[item.table]
+		if t == nil {
+			t = &tableKeys{ConsistentRead: true}
+			request[item.table] = t
+		}
+		t.Keys = append(t.Keys, item.key)
+	}
+	var out struct {
+		Responses       map[string][]json.RawMessage
+		UnprocessedKeys map[string]json.RawMessage
+	}
+	if !p.readTarget(ctx, header, "BatchGetItem", map[string]any{"RequestItems": request}, &out) || len(out.UnprocessedKeys) > 0 {
+		return nil
+	}
+	found := map[string][]map[string]any{}
+	for table, raws := range out.Responses {
+		for _, raw := range raws {
+			if v, err := oj.Parse(raw); err == nil {
+				if m, ok := v.(map[string]any); ok {
+					found[table] = append(found[table], m)
+				}
+			}
+		}
+	}
+	sizes := make([]int, len(items))
+	for i, item := range items {
+		sizes[i] = -1
+		v, err := oj.Parse(item.key)
+		key, ok := v.(map[string]any)
+		if err != nil || !ok {
+			continue
+		}
+		if m := matchKey(found[item.table], key); m != nil {
+			sizes[i] = parsedItemSize(m)
+		} else if onlyStrings(key) {
+			sizes[i] = 0 // a string is stored as written: the item is absent
+		}
+	}
+	return sizes
+}
+
+// matchKey returns the item of items whose key attributes are key's, or nil.
+func matchKey(items []map[string]any, key map[string]any) map[string]any {
+	for _, item := range items {
+		match := true
+		for name, value := range key {
+			if !reflect.DeepEqual(item[name], value) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return item
+		}
+	}
+	return nil
+}
+
+// onlyStrings reports whether every attribute of key is a string ({"S": "..."}).
+func onlyStrings(key map[string]any) bool {
+	for _, value := range key {
+		typed, ok := value.(map[string]any)
+		if _, isString := typed["S"]; !ok || !isString || len(typed) != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // readSize is the size of the item of table at key, read strongly consistent from the target;
 // 0 when it is absent or cannot be read.
 func (p *Proxy) readSize(ctx context.Context, header http.Header, table string, key json.RawMessage) int {
-	body, err := json.Marshal(map[string]any{"TableName": table, "Key": key, "ConsistentRead": true})
-	if err != nil {
+	var out struct{ Item json.RawMessage }
+	if !p.readTarget(ctx, header, "GetItem", map[string]any{"TableName": table, "Key": key, "ConsistentRead": true}, &out) {
 		return 0
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.target+"/", bytes.NewReader(body))
+	return itemSize(out.Item)
+}
+
+// readTarget sends the target a read of operation op with the request body req, and decodes its
+// reply into out; false when it cannot or the reply is not a success. header is the client's
+// request's: its Authorization names the DynamoDB Local database. The proxy's own reads are not
+// counted.
+func (p *Proxy) readTarget(ctx context.Context, header http.Header, op string, req, out any) bool {
+	body, err := json.Marshal(req)
 	if err != nil {
-		return 0
+		return false
 	}
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	req.Header.Set(targetHeader, "DynamoDB_20120810.GetItem")
-	req.Header.Set("Authorization", header.Get("Authorization"))
-	resp, err := p.upstream.Do(req)
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, p.target+"/", bytes.NewReader(body))
 	if err != nil {
-		return 0
+		return false
+	}
+	r.Header.Set("Content-Type", "application/x-amz-json-1.0")
+	r.Header.Set(targetHeader, "DynamoDB_20120810."+op)
+	r.Header.Set("Authorization", header.Get("Authorization"))
+	resp, err := p.upstream.Do(r)
+	if err != nil {
+		return false
 	}
 	defer resp.Body.Close()
 	reply, err := io.ReadAll(resp.Body)
 	if err != nil || resp.StatusCode != http.StatusOK {
-		return 0
+		return false
 	}
-	var out struct{ Item json.RawMessage }
-	if json.Unmarshal(reply, &out) != nil {
-		return 0
-	}
-	return itemSize(out.Item)
+	return json.Unmarshal(reply, out) == nil
 }
 
 // writeUnits is the write units of one write of an item of size bytes: ceil(size / 1 KB), at

@@ -93,6 +93,25 @@ func TestDeleteInATransactionIsSizedByTheItemBefore(t *testing.T) {
 	}
 }
 
+// The items of a transaction are read in one batch: each is sized as its own, an absent one as
+// empty, whatever order the server returns them in.
+func TestTransactionItemsReadInOneBatchAreSizedEachByItsOwn(t *testing.T) {
+	f := newCapacityFixture(t, false)
+	one := map[string]types.AttributeValue{":one": &types.AttributeValueMemberN{Value: "1"}}
+	_, err := f.client.TransactWriteItems(t.Context(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Update: &types.Update{TableName: aws.String(f.table), Key: key("absent"), UpdateExpression: aws.String("SET n = :one"), ExpressionAttributeValues: one}},
+		{Update: &types.Update{TableName: aws.String(f.table), Key: key("small"), UpdateExpression: aws.String("SET n = :one"), ExpressionAttributeValues: one}},
+		{ConditionCheck: &types.ConditionCheck{TableName: aws.String(f.table), Key: key("big"), ConditionExpression: aws.String("attribute_exists(pk)")}},
+	}})
+	if err != nil {
+		t.Fatalf("TransactWriteItems: %v", err)
+	}
+	// 2 × (the new item of 12 bytes 1 + small, 7 → 10 bytes, 1 + the 1,506-byte item checked 2).
+	if got := f.proxy.Stats(); got.WriteUnits != 8 || got.LargestItemBytes != bigItemBytes {
+		t.Errorf("Stats = %+v, want 8 write units and the largest item the checked one (%d bytes)", got, bigItemBytes)
+	}
+}
+
 func TestCancelledTransactionCostsOneWritePerItem(t *testing.T) {
 	f := newCapacityFixture(t, false)
 	_, err := f.client.TransactWriteItems(t.Context(), &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{

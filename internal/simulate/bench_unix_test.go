@@ -28,9 +28,10 @@ func cpuTime(tb testing.TB, who int) time.Duration {
 // --failure-rate 0` (the demo app synthesized once, outside the timing) and reports the wall
 // time and the CPU per execution of this process and of DynamoDB Local, the child it starts and
 // waits for (the stack's start and end included: about 2 ms of each per execution at 2,000).
-// With -cpuprofile it shows where the emulator's CPU goes:
+// `turnstile simulate` sets GOGC=400 and GOMAXPROCS=1 unless they are set: give them to measure
+// what it does. With -cpuprofile it shows where the emulator's CPU goes:
 //
-//	go test -run '^$' -bench Scale -benchtime 1x -cpuprofile cpu.out ./internal/simulate -args -executions 2000
+//	GOGC=400 GOMAXPROCS=1 go test -run '^$' -bench Scale -benchtime 1x -cpuprofile cpu.out ./internal/simulate -args -executions 2000
 func BenchmarkScale(b *testing.B) {
 	cfg := demo.DefaultConfig()
 	cfg.Limit, cfg.WorkDuration, cfg.FailureRate = 100, time.Second, 0
