@@ -45,7 +45,7 @@ func TestInputLocksAreTheMachines(t *testing.T) {
 		if !ok {
 			t.Fatalf("machine %d: SemaphoreInputLocks not ok", i)
 		}
-		arn := prepareOnly(t, em, fmt.Sprintf("first-%d", i), m)
+		arn := prepareOnly(t, em, fmt.Sprintf("first-%d", i), m, machines.StateCheckLockNames, machines.StateInvalidLockName)
 		inputs := []string{`{"region":"eu","jobs":[{"queue":"a"}],"tenant":"t"}`, `{}`, `"text"`, `{"region":"q","jobs":[{"queue":"q"}],"tenant":"#total#q"}`}
 		for range 40 {
 			doc := map[string]any{"region": pick(), "tenant": pick(), "jobs": []any{map[string]any{"queue": pick()}}}
@@ -125,17 +125,17 @@ func mustSemaphore(t *testing.T, o machines.SemaphoreOptions) *asl.StateMachine 
 	return m
 }
 
-// prepareOnly creates in em a machine of m's Check Lock Names (when it has one) and Prepare
-// Locks, ending there.
-func prepareOnly(t *testing.T, em *emulator.Emulator, name string, m *asl.StateMachine) string {
+// prepareOnly creates in em, under name, a machine of m's states named first (those m has) and
+// its Prepare Locks, ending there.
+func prepareOnly(t *testing.T, em *emulator.Emulator, name string, m *asl.StateMachine, first ...string) string {
 	t.Helper()
 	var states asl.States
-	for _, n := range []string{machines.StateCheckLockNames, machines.StateInvalidLockName, machines.StatePrepareLocks} {
+	for _, n := range append(first, machines.StatePrepareLocks) {
 		s := m.States.Get(n)
 		if s == nil {
 			continue
 		}
-		if p, ok := s.(*asl.Pass); ok {
+		if p, ok := s.(*asl.Pass); ok && n == machines.StatePrepareLocks {
 			clone := *p
 			clone.Transition = asl.End()
 			s = &clone

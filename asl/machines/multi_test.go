@@ -114,28 +114,7 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 	created := 0
 	only := func(m *asl.StateMachine, first ...string) string {
 		created++
-		var states asl.States
-		for _, name := range append(first, machines.StatePrepareLocks) {
-			if name == "" {
-				continue
-			}
-			s := m.States.Get(name)
-			if p, ok := s.(*asl.Pass); ok && name == machines.StatePrepareLocks {
-				clone := *p
-				clone.Transition = asl.End()
-				s = &clone
-			}
-			states = append(states, asl.NamedState{Name: name, State: s})
-		}
-		rendered, err := (&asl.StateMachine{StartAt: states[0].Name, States: states}).Render()
-		if err != nil {
-			t.Fatal(err)
-		}
-		arn, err := em.CreateStateMachine(fmt.Sprintf("prepare-%d", created), string(rendered), emulator.StateMachineOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return arn
+		return prepareOnly(t, em, fmt.Sprintf("prepare-%d", created), m, first...)
 	}
 	totalSem, err := machines.Semaphore(machines.SemaphoreOptions{LockNamePath: "$.tenant", Limit: 3, TotalLimit: 12, WaitStrategy: machines.WaitCallback, Work: machines.LambdaWork("arn:work")})
 	if err != nil {
