@@ -162,9 +162,9 @@ func withoutGates(locks []machines.LockRef) []machines.LockRef {
 	return out
 }
 
-// runPrepare runs the machine of prepareOnly on input: its locks, or refused when it failed
-// with Turnstile.InvalidLockName.
-func runPrepare(t *testing.T, em *emulator.Emulator, arn, input string) (locks []machines.LockRef, refused bool) {
+// runToEnd starts an execution of arn on input in em and waits for its end: the execution as
+// it ended (an output, or an error and a cause).
+func runToEnd(t *testing.T, em *emulator.Emulator, arn, input string) emulator.ExecutionDescription {
 	t.Helper()
 	started, err := em.StartExecution(context.Background(), arn, "", input)
 	if err != nil {
@@ -174,6 +174,14 @@ func runPrepare(t *testing.T, em *emulator.Emulator, arn, input string) (locks [
 	if err != nil {
 		t.Fatalf("%s: %v", input, err)
 	}
+	return done
+}
+
+// runPrepare runs the machine of prepareOnly on input: its locks, or refused when it failed
+// with Turnstile.InvalidLockName.
+func runPrepare(t *testing.T, em *emulator.Emulator, arn, input string) (locks []machines.LockRef, refused bool) {
+	t.Helper()
+	done := runToEnd(t, em, arn, input)
 	if done.Output == nil {
 		if deref(done.Error) != machines.ErrorInvalidLockName {
 			t.Fatalf("%s: the machine failed with %s: %s", input, deref(done.Error), deref(done.Cause))

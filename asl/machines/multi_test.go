@@ -1,7 +1,6 @@
 package machines_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -129,14 +128,7 @@ func TestSeveralLocksAreSortedAndNamedOnce(t *testing.T) {
 	semArn := only(sem)
 	cleanupArn := only(cleanup, machines.StateReadLocks)
 	run := func(arn, input string) string {
-		started, err := em.StartExecution(context.Background(), arn, "", input)
-		if err != nil {
-			t.Fatal(err)
-		}
-		done, err := em.Wait(context.Background(), started.ExecutionArn)
-		if err != nil {
-			t.Fatalf("%s: %v", input, err)
-		}
+		done := runToEnd(t, em, arn, input)
 		if done.Output == nil {
 			return deref(done.Error)
 		}
