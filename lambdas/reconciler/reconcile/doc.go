@@ -4,7 +4,8 @@
 // the semaphore's conditional release, the holders whose execution is not RUNNING or no longer
 // exists. A lost status-change event therefore leaks a slot for at most one period, and an acquire
 // write that lands after its execution's cleanup is freed too. Work per run is bounded
-// (Config.MaxHolders); two runs at once are safe, since a holder is released at most once. Each run
+// (Config.MaxHolders): holders first, the longest-held first, so a leaked slot is found whatever
+// the limit and the backlog, then dead waiters; two runs at once are safe, since a holder is released at most once. Each run
 // logs its releases, writes per lock the metrics SlotsFreedByReconciler, SlotsHeld,
 // ExecutionsWaiting and OldestWait (package metrics; WithMetrics), and returns its counts.
 //

@@ -34,7 +34,7 @@ type DynamoDBAPI interface {
 type Result struct {
 	// Locks is the number of locks seen (their counter items).
 	Locks int `json:"locks"`
-	// Checked is the number of holders checked with DescribeExecution.
+	// Checked is the number of holders and waiters checked with DescribeExecution.
 	Checked int `json:"checked"`
 	// Live is the number of holders whose execution is RUNNING.
 	Live int `json:"live"`
@@ -48,7 +48,7 @@ type Result struct {
 	// StartedGrants is the number of submissions granted a slot whose start never happened
 	// (a crash between the grant and StartExecution) that this run started.
 	StartedGrants int `json:"startedGrants,omitempty"`
-	// Truncated is true when MaxHolders stopped the run before the end of the table.
+	// Truncated is true when MaxHolders left holders or waiters of the machine unchecked.
 	Truncated bool `json:"truncated"`
 	// ReleasedHolders lists the released holders as "lockName execution-ARN", sorted.
 	ReleasedHolders []string `json:"releasedHolders,omitempty"`
@@ -103,36 +103,130 @@ func (r *Reconciler) Handle(ctx context.Context, _ json.RawMessage) (Result, err
 	return r.Run(ctx)
 }
 
-// Run pages through the lock table's holder and waiter items of the state machine's
-// executions and frees what dead ones hold or wait for, at most MaxHolders checked. It logs
-// each release and, at the end, writes its metrics (WithMetrics).
+// Run pages through the lock table, then checks the holder and waiter items of the state
+// machine's executions, at most MaxHolders of them, and frees what dead ones hold or wait for.
+// Holders come first, the longest-held first: a slot leaked by a lost event keeps its age while
+// live holders come and go, so it is checked within a run or two however many holders and
+// waiters the table holds; waiters (a dead one only takes its place in the line until a release
+// reaches it) get what the holders leave of the budget. It logs each release and, at the end,
+// writes its metrics (WithMetrics).
 func (r *Reconciler) Run(ctx context.Context) (Result, error) {
 	var res Result
-	var start map[string]types.AttributeValue
-	prefix := r.cfg.executionPrefix()
-	for {
-		page, err := r.ddb.Scan(ctx, &dynamodb.ScanInput{
-			TableName:         aws.String(r.cfg.TableName),
-			ConsistentRead:    aws.Bool(true),
-			ExclusiveStartKey: start,
-		})
-		if err != nil {
-			return res, fmt.Errorf("reconcile: scan %s: %w", r.cfg.TableName, err)
-		}
-		for _, item := range page.Items {
-			if err := r.sweepItem(ctx, item, prefix, &res); err != nil {
-				return res, err
-			}
-			if res.Truncated {
-				return r.finish(res), nil
-			}
-		}
-		if len(page.LastEvaluatedKey) == 0 {
+	holders, waiters, err := r.scan(ctx, &res)
+	if err != nil {
+		return res, err
+	}
+	sort.SliceStable(holders, func(i, j int) bool { return holders[i].since < holders[j].since })
+	for _, c := range append(holders, waiters...) {
+		if res.Checked >= r.cfg.MaxHolders {
+			res.Truncated = true
 			break
 		}
-		start = page.LastEvaluatedKey
+		if err := r.check(ctx, c, &res); err != nil {
+			return res, err
+		}
 	}
 	return r.finish(res), nil
+}
+
+// candidate is a holder or waiter item of the machine's executions, as the scan read it.
+type candidate struct {
+	lock, execution string
+	// since is the item's AttributeSince (lock.SinceLayout sorts as time does).
+	since string
+	// waiting: a waiter item, at place ticket in its lock's queue; else a holder item.
+	waiting bool
+	ticket  int64
+	// submission: a holder item granted to a submission (lock.AttributeSubmission).
+	submission bool
+}
+
+// scan pages through the table (a consistent Scan): it counts the locks and their gauges in
+// res and returns the holder items of the machine's executions, and its waiter items up to
+// MaxHolders (more could not be checked in this run anyway).
+func (r *Reconciler) scan(ctx context.Context, res *Result) (holders, waiters []candidate, err error) {
+	prefix := r.cfg.executionPrefix()
+	p := dynamodb.NewScanPaginator(r.ddb, &dynamodb.ScanInput{TableName: aws.String(r.cfg.TableName), ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reconcile: scan %s: %w", r.cfg.TableName, err)
+		}
+		for _, item := range page.Items {
+			r.observe(res, item)
+			c, isHolder, ok := r.candidateOf(res, item, prefix)
+			switch {
+			case !ok:
+			case isHolder:
+				holders = append(holders, c)
+			case len(waiters) < r.cfg.MaxHolders:
+				waiters = append(waiters, c)
+			default:
+				res.Truncated = true
+			}
+		}
+	}
+	return holders, waiters, nil
+}
+
+// candidateOf reads item: a holder (isHolder) or waiter item of an execution of the machine
+// (ARN prefix) that a run checks, or ok false (a counter item, counted in res; another
+// machine's item; a waiting submission, which its time to live ends).
+func (r *Reconciler) candidateOf(res *Result, item map[string]types.AttributeValue, prefix string) (c candidate, isHolder, ok bool) {
+	lockName := stringAttr(item, lock.AttributeLockName)
+	entry := stringAttr(item, lock.AttributeEntry)
+	if entry == lock.EntryLock {
+		res.Locks++
+		return c, false, false
+	}
+	execution, holder := lock.ExecutionOf(entry)
+	if holder {
+		if lockName, holder = lock.LockOfHolders(lockName); !holder {
+			return c, false, false // not in a holder partition: not a lock item
+		}
+	}
+	ticket, waiting := lock.TicketOf(entry)
+	if waiting {
+		execution = stringAttr(item, lock.AttributeExecution)
+	}
+	submission := stringAttr(item, lock.AttributeSubmission) != ""
+	if (!holder && !waiting) || !strings.HasPrefix(execution, prefix) || (waiting && submission) {
+		return c, false, false
+	}
+	return candidate{lock: lockName, execution: execution, since: stringAttr(item, lock.AttributeSince), waiting: waiting, ticket: ticket, submission: submission}, holder, true
+}
+
+// check frees what c's execution holds or waits for when it is not running (a submission's
+// grant whose start never happened is started instead), and counts it in res.
+func (r *Reconciler) check(ctx context.Context, c candidate, res *Result) error {
+	if c.submission {
+		if done, err := r.repairGrant(ctx, c.lock, c.execution, res); err != nil || done {
+			return err
+		}
+	}
+	res.Checked++
+	alive, err := r.running(ctx, c.execution)
+	if err != nil {
+		return err
+	}
+	if alive {
+		res.Live++
+		return nil
+	}
+	if c.waiting {
+		if _, err := r.locks.Leave(ctx, c.lock, c.execution, c.ticket, r.cfg.Limit); err != nil {
+			return fmt.Errorf("reconcile: take %s out of the queue of %s: %w", c.execution, c.lock, err)
+		}
+		res.DequeuedWaiters++
+		r.logf("removed %s from the queue of %s: the execution is not running", c.execution, c.lock)
+		return nil
+	}
+	out, err := r.locks.ReleaseIfHeld(ctx, c.lock, c.execution, r.cfg.Limit)
+	if err != nil {
+		return fmt.Errorf("reconcile: release %s from %s: %w", c.execution, c.lock, err)
+	}
+	r.count(res, c.lock, c.execution, out.Released)
+	return nil
 }
 
 // finish sorts the released holders and reports the run.
@@ -142,72 +236,10 @@ func (r *Reconciler) finish(res Result) Result {
 	return res
 }
 
-// sweepItem checks one item of the table: a holder or a waiter of the machine's executions.
-func (r *Reconciler) sweepItem(ctx context.Context, item map[string]types.AttributeValue, prefix string, res *Result) error {
-	r.observe(res, item)
-	lockName := stringAttr(item, lock.AttributeLockName)
-	entry := stringAttr(item, lock.AttributeEntry)
-	if entry == lock.EntryLock {
-		res.Locks++
-		return nil
-	}
-	execution, holder := lock.ExecutionOf(entry)
-	if holder {
-		if lockName, holder = lock.LockOfHolders(lockName); !holder {
-			return nil // not in a holder partition: not a lock item
-		}
-	}
-	ticket, waiting := lock.TicketOf(entry)
-	if waiting {
-		execution = stringAttr(item, lock.AttributeExecution)
-	}
-	if (!holder && !waiting) || !strings.HasPrefix(execution, prefix) {
-		return nil // another machine's, or not a lock item
-	}
-	if stringAttr(item, lock.AttributeSubmission) != "" {
-		if waiting {
-			return nil // a submission, not an execution yet: its TTL ends its wait
-		}
-		if done, err := r.repairGrant(ctx, lockName, execution, res); err != nil || done {
-			return err
-		}
-	}
-	if res.Checked >= r.cfg.MaxHolders {
-		res.Truncated = true
-		return nil
-	}
-	res.Checked++
-	alive, err := r.running(ctx, execution)
-	if err != nil {
-		return err
-	}
-	if alive {
-		res.Live++
-		return nil
-	}
-	if waiting {
-		if _, err := r.locks.Leave(ctx, lockName, execution, ticket, r.cfg.Limit); err != nil {
-			return fmt.Errorf("reconcile: take %s out of the queue of %s: %w", execution, lockName, err)
-		}
-		res.DequeuedWaiters++
-		r.logf("removed %s from the queue of %s: the execution is not running", execution, lockName)
-		return nil
-	}
-	out, err := r.locks.ReleaseIfHeld(ctx, lockName, execution, r.cfg.Limit)
-	if err != nil {
-		return fmt.Errorf("reconcile: release %s from %s: %w", execution, lockName, err)
-	}
-	r.count(res, lockName, execution, out.Released)
-	return nil
-}
-
 // repairGrant finishes the grant of a submission whose start never happened: it starts the
 // execution, or releases the slot when it cannot start (lock.Client.RepairGrant). done is
 // false when there was nothing to repair: the holder is then checked like any other.
 func (r *Reconciler) repairGrant(ctx context.Context, lockName, execution string, res *Result) (done bool, err error) {
-	if res.Checked >= r.cfg.MaxHolders {
-		return false, nil // the caller truncates the run
-	}
 	rep, err := r.locks.RepairGrant(ctx, lockName, execution, r.cfg.Limit)
 	switch {
 	case err != nil:

@@ -1,12 +1,15 @@
 package reconcile_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
@@ -137,5 +140,57 @@ func TestConfigErrors(t *testing.T) {
 		if _, err := reconcile.New(cfg, &fakeSFN{}, server.Client); !errors.Is(err, reconcile.ErrConfig) {
 			t.Errorf("New(%+v) err = %v, want ErrConfig", cfg, err)
 		}
+	}
+}
+
+// TestRunChecksTheLongestHeldFirst: a slot leaked long ago is freed by a run whose budget is
+// smaller than the holders and the queue: holders are checked before waiters, the longest-held
+// first (the dead holder sorts last by ARN, and the queue has more live waiters than the budget,
+// so a run that checked items in the scan's order would miss it, whichever partition came first).
+func TestRunChecksTheLongestHeldFirst(t *testing.T) {
+	ctx := t.Context()
+	table := server.CreateLockTable(t)
+	dead := exec + "zz-dead"
+	f := &fakeSFN{status: map[string]sfntypes.ExecutionStatus{dead: sfntypes.ExecutionStatusAborted}}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	locks, err := lock.New(table, server.Client, f, lock.WithNow(func() time.Time { now = now.Add(time.Second); return now }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{dead, exec + "aa", exec + "bb", exec + "cc"} {
+		f.status[h] = cmp.Or(f.status[h], sfntypes.ExecutionStatusRunning)
+		if ok, err := locks.TryAcquire(ctx, "L", h, 4); err != nil || !ok {
+			t.Fatalf("acquire %s: %v, %v", h, ok, err)
+		}
+	}
+	var waiters []string
+	for i := range 10 {
+		w := fmt.Sprintf("%swaiter-%02d", exec, i)
+		f.status[w] = sfntypes.ExecutionStatusRunning
+		waiters = append(waiters, w)
+		if _, err := locks.Park(ctx, lock.ParkRequest{Lock: "L", Limit: 4, Execution: w, Ticket: int64(i + 1), Token: "token-" + w}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := reconcile.New(reconcile.Config{TableName: table, StateMachineArn: machineArn, MaxHolders: 2, Limit: 4}, f, server.Client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Checked != 2 || !got.Truncated || !slices.Equal(got.ReleasedHolders, []string{"L " + dead}) {
+		t.Errorf("Run = %+v, want 2 checked, truncated, %s released", got, dead)
+	}
+	st, err := locks.Read(ctx, "L")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Check(4); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(st.Holders, func(h lock.Holder) bool { return h.Execution == waiters[0] }) || len(st.Waiters) != 9 {
+		t.Errorf("holders %+v, %d waiting; want the oldest waiter handed the dead holder's slot, 9 waiting", st.Holders, len(st.Waiters))
 	}
 }
