@@ -129,6 +129,8 @@ type counter struct {
 	semaphore string
 	// weighted: the lock has had a holder or waiter heavier than 1 (AttributeWeighted).
 	weighted bool
+	// herdUntil is the herd mark (AttributeHerdUntil), Unix milliseconds; 0 without one.
+	herdUntil int64
 }
 
 // limitFor is the lock's limit: its live limit, or configured when it has none.
@@ -168,6 +170,7 @@ func parseCounter(item map[string]types.AttributeValue) counter {
 	return counter{weighted: weighted,
 		exists: item != nil, count: int(numberOf(item, AttributeCount)), tickets: numberOf(item, AttributeTickets), changes: numberOf(item, AttributeChanges),
 		limit: int(numberOf(item, AttributeLimit)), override: override, paused: paused, semaphore: stringOf(item, AttributeSemaphore),
+		herdUntil: numberOf(item, AttributeHerdUntil),
 	}
 }
 

@@ -3,12 +3,15 @@ package lock_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -108,4 +111,170 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// staleOnce hands out, once armed, one strongly consistent read of the counter item that is a
+// holder behind (another execution took the lock's last slot just after the read) and counts
+// the items of cancelled transactions.
+type staleOnce struct {
+	cancelCounter
+	armed atomic.Bool
+}
+
+func (d *staleOnce) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	out, err := d.Client.GetItem(ctx, in, opts...)
+	entry, _ := in.Key[lock.AttributeEntry].(*types.AttributeValueMemberS)
+	if err == nil && entry != nil && entry.Value == lock.EntryLock && out.Item != nil && d.armed.CompareAndSwap(true, false) {
+		count := out.Item[lock.AttributeCount].(*types.AttributeValueMemberN)
+		n, _ := strconv.Atoi(count.Value)
+		out.Item[lock.AttributeCount] = &types.AttributeValueMemberN{Value: strconv.Itoa(n - 1)}
+	}
+	return out, err
+}
+
+// TestParkQueuesWhenTheLockFilledSinceItsFirstRead: a park whose first read found a free slot
+// but whose read of the head finds the lock full queues at once, without a transaction that
+// the limit would refuse (a burst at the limit paid one per such park: 2 write units).
+func TestParkQueuesWhenTheLockFilledSinceItsFirstRead(t *testing.T) {
+	const limit = 3
+	ddb := &staleOnce{cancelCounter: cancelCounter{Client: server.Client}}
+	c, err := lock.New(server.CreateLockTable(t), ddb, newFakeSFN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range limit {
+		if res := park(t, c, limit, i, 0); !res.Admitted {
+			t.Fatalf("park e%d: %+v, want admitted", i, res)
+		}
+	}
+	ddb.armed.Store(true)
+	if res := park(t, c, limit, limit, 0); !res.Queued {
+		t.Fatalf("park e%d on a full lock: %+v, want queued", limit, res)
+	}
+	if ddb.armed.Load() {
+		t.Fatal("the park never read the counter item: the test tested nothing")
+	}
+	if got := ddb.items.Load(); got != 0 {
+		t.Errorf("the park sent transactions that were cancelled, %d items; want none", got)
+	}
+	if st := read(t, c, limit); st.Count != limit || len(st.Waiters) != 1 {
+		t.Errorf("after the park: count %d, %d waiters; want %d, 1", st.Count, len(st.Waiters), limit)
+	}
+}
+
+// handOffFirst makes, once armed, another holder's release hand the head of the line on just
+// before the next hand-off transaction goes out: that hand-off loses the waiter it read.
+type handOffFirst struct {
+	*dynamodb.Client
+	armed  atomic.Bool
+	before func()
+}
+
+func (d *handOffFirst) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	if len(in.TransactItems) == 3 && d.armed.CompareAndSwap(true, false) {
+		d.before()
+	}
+	return d.Client.TransactWriteItems(ctx, in, opts...)
+}
+
+// herdUntil reads the lock's herd mark (0 without one).
+func herdUntil(t *testing.T, table string) int64 {
+	t.Helper()
+	out, err := server.Client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(table), Key: lock.Key(lockName, lock.EntryLock), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, ok := out.Item[lock.AttributeHerdUntil].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0
+	}
+	v, _ := strconv.ParseInt(n.Value, 10, 64)
+	return v
+}
+
+// fillWithWaiters gives holders executions a slot each of a lock of that limit and queues
+// waiters more behind them.
+func fillWithWaiters(t *testing.T, c *lock.Client, holders, waiters int) {
+	t.Helper()
+	for i := range holders {
+		if ok, err := c.TryAcquire(t.Context(), lockName, execution(i), holders); err != nil || !ok {
+			t.Fatalf("acquire e%d: %v, %v", i, ok, err)
+		}
+	}
+	for i := holders; i < holders+waiters; i++ {
+		if res := park(t, c, holders, i, 0); !res.Queued {
+			t.Fatalf("park e%d: %+v, want queued", i, res)
+		}
+	}
+}
+
+// TestHerdMark: a release of a lock of HerdHolders holders or more that loses the head of the
+// line to another marks the lock; a release whose first read finds the mark waits a share of
+// the herd's window before it reaches for the head; below HerdHolders neither happens.
+func TestHerdMark(t *testing.T) {
+	t.Run("a lost hand-off marks a large lock", func(t *testing.T) {
+		const n = lock.HerdHolders
+		ddb := &handOffFirst{Client: server.Client}
+		table := server.CreateLockTable(t)
+		c, err := lock.New(table, ddb, newFakeSFN())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fillWithWaiters(t, c, n, 2)
+		other, err := lock.New(table, server.Client, newFakeSFN())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ddb.before = func() {
+			if _, err := other.Release(t.Context(), lockName, execution(1), n); err != nil {
+				t.Error(err)
+			}
+		}
+		ddb.armed.Store(true)
+		start := time.Now()
+		res, err := c.Release(t.Context(), lockName, execution(0), n)
+		if err != nil || !res.Released || len(res.HandedTo) != 1 || res.HandedTo[0] != execution(n+1) {
+			t.Fatalf("release e0 after losing e%d to e1's release: %+v, %v; want handed to e%d", n, res, err, n+1)
+		}
+		if ddb.armed.Load() {
+			t.Fatal("no hand-off transaction went out: the test tested nothing")
+		}
+		if until := herdUntil(t, table); until <= start.UnixMilli() {
+			t.Errorf("herd mark %d after a lost hand-off, want one later than %d", until, start.UnixMilli())
+		}
+		read(t, c, n)
+	})
+	for _, tc := range []struct {
+		holders int
+		spread  bool
+	}{{lock.HerdHolders, true}, {lock.HerdHolders - 1, false}} {
+		t.Run(fmt.Sprintf("a marked lock of %d holders", tc.holders), func(t *testing.T) {
+			var slept []time.Duration
+			sleep := func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }
+			table := server.CreateLockTable(t)
+			c, err := lock.New(table, server.Client, newFakeSFN(), lock.WithSleep(sleep))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fillWithWaiters(t, c, tc.holders, 1)
+			// The mark of a herd that lost a minute ago and goes on for another.
+			_, err = server.Client.UpdateItem(t.Context(), &dynamodb.UpdateItemInput{
+				TableName: aws.String(table), Key: lock.Key(lockName, lock.EntryLock),
+				UpdateExpression:          aws.String("SET #herd = :until"),
+				ExpressionAttributeNames:  map[string]string{"#herd": lock.AttributeHerdUntil},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":until": &types.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Add(time.Minute).UnixMilli(), 10)}},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := c.Release(t.Context(), lockName, execution(0), tc.holders)
+			if err != nil || len(res.HandedTo) != 1 {
+				t.Fatalf("release e0: %+v, %v; want handed on", res, err)
+			}
+			if spread := len(slept) > 0; spread != tc.spread {
+				t.Errorf("the release waited %v before it handed on; want a wait: %v", slept, tc.spread)
+			}
+			read(t, c, tc.holders)
+		})
+	}
 }

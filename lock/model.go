@@ -66,6 +66,11 @@ const (
 	// AttributeSemaphore is the counter item's semaphore (the state machine ARN whose default
 	// limit it follows), and the sort key of a defaults item.
 	AttributeSemaphore = "semaphore"
+	// AttributeHerdUntil is the counter item's herd mark: until when (Unix milliseconds) a
+	// release of a lock of at least HerdHolders holders spreads its first try over the herd's
+	// window, because a release lost the head of the line to another (release.go). Only the
+	// releases' timing reads it.
+	AttributeHerdUntil = "herdUntil"
 )
 
 // DefaultsPartition is the partition key of the defaults items: one per semaphore whose

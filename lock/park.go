@@ -143,6 +143,14 @@ func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult,
 	if err != nil {
 		return ParkResult{}, true, err
 	}
+	w := max(r.Weight, 1)
+	if !ctr.fits(r.Limit, w) {
+		// Filled since the first read (a burst at the limit): queue, rather than send a
+		// transaction that the limit refuses (a cancelled transaction costs a write unit per
+		// item).
+		res, err := c.join(ctx, r, ctr)
+		return res, true, err
+	}
 	if len(waiters) > 0 && waiters[0].ticket < r.Ticket {
 		if ctr.weighted && !ctr.fits(r.Limit, waiters[0].weight) {
 			// An older waiter that does not fit blocks the line (weighted permits).
@@ -152,7 +160,6 @@ func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult,
 		_, err := c.admitOldest(ctx, r.Lock, r.Limit, ctr, waiters, r.Execution)
 		return ParkResult{}, err != nil, err
 	}
-	w := max(r.Weight, 1)
 	tx, err := c.transact(ctx, "acquire for "+r.Execution, c.acquireBy(r.Lock, ctr, r.Limit, w), withWeight(c.putHolder(r.Lock, r.Execution, r.Execution, c.timestamp()), w))
 	switch {
 	case err != nil:

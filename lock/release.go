@@ -38,7 +38,7 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	contended := 0
 	held := time.Duration(-1) // how long holder held its slot, once a loss needs it
 	for range c.attempts {
-		step, err := c.releaseOnce(ctx, lock, holder, limit, &res)
+		step, err := c.releaseOnce(ctx, lock, holder, limit, contended == 0, &res)
 		switch {
 		case err != nil || step.done:
 			return res, err
@@ -48,6 +48,9 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 		case step.contenders > 0:
 			contended++
 			herd := herdWindow(contended, step)
+			if step.lost && !step.marked && step.contenders >= HerdHolders {
+				c.markHerd(ctx, lock, herdWindow(1, step))
+			}
 			if herd > backoffWindow(contended) {
 				// Only a herd's wider window needs the time the slot was held; unread (an
 				// error), the usual window does.
@@ -86,21 +89,34 @@ func (c *Client) ReleaseIfHeld(ctx context.Context, lock, execution string, limi
 type releaseStep struct {
 	done bool
 	next string
-	// contenders, for a step that lost its waiter to a concurrent release, is the number of
-	// holders it read (as many releases may be reaching for the head of the line at once), and
-	// roundTrip how long the step took, from its read to its cancelled transaction.
+	// contenders, for a step that lost its waiter to a concurrent release or that met the herd
+	// mark on its first try, is the number of holders it read (as many releases may be
+	// reaching for the head of the line at once), and roundTrip how long the step took, from
+	// its read to its cancelled transaction (for a step that met the mark: twice its read).
 	contenders int
 	roundTrip  time.Duration
+	// lost: the step's hand-off was cancelled by a concurrent one (not only spread); marked:
+	// its read found the herd mark.
+	lost, marked bool
 }
 
-// releaseOnce makes one release step for holder from one read.
-func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, res *ReleaseResult) (releaseStep, error) {
+// HerdHolders is the number of holders from which a lock's releases mark and heed a herd: a
+// release that loses the head of the line to a concurrent one leaves the herd mark
+// (AttributeHerdUntil) on the counter item for its herd window, and a release whose first read
+// finds it spreads its first try over that window, instead of reaching for the same head as
+// every other release of the herd. Below it, releases hand on as soon as they read.
+const HerdHolders = 16
+
+// releaseOnce makes one release step for holder from one read; first tells the release's
+// first try (no loss and no spread yet), which heeds the herd mark.
+func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int, first bool, res *ReleaseResult) (releaseStep, error) {
 	own := len(res.HandedTo) == 0
 	start := c.now()
 	ctr, waiters, err := c.liveHead(ctx, lock, c.lookAhead)
 	if err != nil {
 		return releaseStep{done: true}, err
 	}
+	marked := ctr.herdUntil > c.now().UnixMilli()
 	hw := 1 // the holder's weight
 	if ctr.weighted {
 		if hw, err = c.holderWeight(ctx, lock, holder); err != nil {
@@ -135,6 +151,11 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		// the slot free, or is found here.
 		return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
 	}
+	if first && marked && ctr.count >= HerdHolders {
+		// A herd is reaching for the head: spread this first try over its window rather than
+		// lose a transaction to it (a read costs no write unit).
+		return releaseStep{contenders: ctr.count, roundTrip: 2 * c.now().Sub(start), marked: true}, nil
+	}
 	for _, w := range waiters {
 		since := c.timestamp()
 		delta := w.weight - hw
@@ -164,7 +185,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 			continue
 		case tx.outcome == refused:
 			// Taken by a concurrent release: the others in this read are likely taken too.
-			return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start)}, nil
+			return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start), lost: true, marked: marked}, nil
 		case tx.outcome == notApplied:
 			return releaseStep{}, nil
 		case tx.outcome == unknown:
@@ -223,6 +244,20 @@ const (
 // step, before the cap of the time its slot was held (herdShare).
 func herdWindow(tries int, step releaseStep) time.Duration {
 	return min(time.Duration(step.contenders)*step.roundTrip, herdMax>>min(tries-1, 16))
+}
+
+// markHerd sets lock's herd mark (AttributeHerdUntil) to window from now: one write of the
+// counter item, by a release that lost the head of the line and read no mark. It only changes
+// when later releases try, so a failed write is not an error: the releases then hand on as
+// without it.
+func (c *Client) markHerd(ctx context.Context, lock string, window time.Duration) {
+	_, _ = c.ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(c.table), Key: Key(lock, EntryLock),
+		UpdateExpression:          aws.String("SET #herd = :until"),
+		ConditionExpression:       aws.String(ItemPresent),
+		ExpressionAttributeNames:  map[string]string{"#entry": AttributeEntry, "#herd": AttributeHerdUntil},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":until": num(c.now().Add(window).UnixMilli())},
+	})
 }
 
 // heldFor reads how long execution has held its slot of lock (its holder item's AttributeSince),
