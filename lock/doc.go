@@ -12,7 +12,8 @@
 //     of the count (for readers of several items), and the lock's steering: AttributeLimit,
 //     its live limit (absent, the callers' configured limit applies), AttributeLimitOverride
 //     when that limit is the lock's own, AttributeSemaphore, the semaphore whose default it
-//     follows, and AttributePaused while it admits nobody;
+//     follows, AttributePaused while it admits nobody, and AttributeHerdUntil, the herd mark
+//     (below), which only the releases' timing reads;
 //   - one holder item per holding execution, Entry "h#<execution ARN>", with AttributeSince
 //     and AttributeGrantedBy (whose operation put it: read-backs of unanswered transactions
 //     tell their own grant from another's by it);
@@ -66,7 +67,20 @@
 // loss and at most an eighth of the time its slot was held (the slot idles meanwhile: one read
 // of its holder item's AttributeSince, once, when that window is wider than the usual 50 ms
 // doubling to 2 s). A herd then loses about once per release, whatever its size, instead of
-// once per release and round (see the README's scale table for the figures).
+// once per release and round. On a lock of HerdHolders holders or more, the first release
+// to lose (its read showed no mark) also writes the herd mark, AttributeHerdUntil on the
+// counter item, for its own window (1 write unit), unless the time its slot was held cut that
+// window short (spreading over too short a window would idle the slots and lose as much); a
+// release whose first read (the Query it makes anyway) finds the mark spreads its first try
+// over the herd window before reaching for the head, so that most of the herd does not lose
+// at all. Below HerdHolders nothing is
+// marked or spread: a release hands on as soon as it reads. See the README's scale table for
+// the figures.
+//
+// A park checks the limit twice: against its read of the counter item, and again against its
+// read of the head of the line (the Query that looks for older waiters), so that a park in a
+// burst that fills the lock meanwhile queues instead of sending an acquire that the limit
+// refuses (2 write units).
 //
 // # Submissions (admission control)
 //

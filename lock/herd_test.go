@@ -113,31 +113,69 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
-// staleOnce hands out, once armed, one strongly consistent read of the counter item that is a
-// holder behind (another execution took the lock's last slot just after the read) and counts
-// the items of cancelled transactions.
+// staleOnce, once armed, answers one strongly consistent Query of a lock's head with a counter
+// item a holder behind (another execution takes the last slot just after the read), and
+// records the operations sent after it.
 type staleOnce struct {
-	cancelCounter
+	*dynamodb.Client
 	armed atomic.Bool
+	mu    sync.Mutex
+	after []string
+}
+
+func (d *staleOnce) record(op string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.after != nil {
+		d.after = append(d.after, op)
+	}
+}
+
+func (d *staleOnce) Query(ctx context.Context, in *dynamodb.QueryInput, opts ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	d.record("Query")
+	out, err := d.Client.Query(ctx, in, opts...)
+	if err != nil || !d.armed.CompareAndSwap(true, false) {
+		return out, err
+	}
+	for _, item := range out.Items {
+		if e, _ := item[lock.AttributeEntry].(*types.AttributeValueMemberS); e != nil && e.Value == lock.EntryLock {
+			n, _ := strconv.Atoi(item[lock.AttributeCount].(*types.AttributeValueMemberN).Value)
+			item[lock.AttributeCount] = &types.AttributeValueMemberN{Value: strconv.Itoa(n - 1)}
+		}
+	}
+	d.mu.Lock()
+	d.after = []string{}
+	d.mu.Unlock()
+	return out, err
 }
 
 func (d *staleOnce) GetItem(ctx context.Context, in *dynamodb.GetItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	out, err := d.Client.GetItem(ctx, in, opts...)
-	entry, _ := in.Key[lock.AttributeEntry].(*types.AttributeValueMemberS)
-	if err == nil && entry != nil && entry.Value == lock.EntryLock && out.Item != nil && d.armed.CompareAndSwap(true, false) {
-		count := out.Item[lock.AttributeCount].(*types.AttributeValueMemberN)
-		n, _ := strconv.Atoi(count.Value)
-		out.Item[lock.AttributeCount] = &types.AttributeValueMemberN{Value: strconv.Itoa(n - 1)}
+	d.record("GetItem")
+	return d.Client.GetItem(ctx, in, opts...)
+}
+
+func (d *staleOnce) PutItem(ctx context.Context, in *dynamodb.PutItemInput, opts ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	d.record("PutItem")
+	return d.Client.PutItem(ctx, in, opts...)
+}
+
+func (d *staleOnce) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	out, err := d.Client.TransactWriteItems(ctx, in, opts...)
+	if _, cancelled := errors.AsType[*types.TransactionCanceledException](err); cancelled {
+		d.record("cancelled")
+	} else {
+		d.record("TransactWriteItems")
 	}
 	return out, err
 }
 
-// TestParkQueuesWhenTheLockFilledSinceItsFirstRead: a park whose first read found a free slot
-// but whose read of the head finds the lock full queues at once, without a transaction that
-// the limit would refuse (a burst at the limit paid one per such park: 2 write units).
-func TestParkQueuesWhenTheLockFilledSinceItsFirstRead(t *testing.T) {
+// TestParkQueuesAtOnceWhenItLosesTheLastSlot: a park whose read found a free slot that another
+// execution takes before its acquire lands queues straight after the refused acquire (a burst
+// at the limit: each such park used to read the counter again first), and keeps the lock's
+// invariant.
+func TestParkQueuesAtOnceWhenItLosesTheLastSlot(t *testing.T) {
 	const limit = 3
-	ddb := &staleOnce{cancelCounter: cancelCounter{Client: server.Client}}
+	ddb := &staleOnce{Client: server.Client}
 	c, err := lock.New(server.CreateLockTable(t), ddb, newFakeSFN())
 	if err != nil {
 		t.Fatal(err)
@@ -151,11 +189,11 @@ func TestParkQueuesWhenTheLockFilledSinceItsFirstRead(t *testing.T) {
 	if res := park(t, c, limit, limit, 0); !res.Queued {
 		t.Fatalf("park e%d on a full lock: %+v, want queued", limit, res)
 	}
-	if ddb.armed.Load() {
-		t.Fatal("the park never read the counter item: the test tested nothing")
-	}
-	if got := ddb.items.Load(); got != 0 {
-		t.Errorf("the park sent transactions that were cancelled, %d items; want none", got)
+	ddb.mu.Lock()
+	after := ddb.after
+	ddb.mu.Unlock()
+	if want := []string{"cancelled", "PutItem"}; len(after) < 2 || !slices.Equal(after[:2], want) {
+		t.Errorf("after the read that found a free slot, the park sent %v; want %v first (the refused acquire, then the waiter item)", after, want)
 	}
 	if st := read(t, c, limit); st.Count != limit || len(st.Waiters) != 1 {
 		t.Errorf("after the park: count %d, %d waiters; want %d, 1", st.Count, len(st.Waiters), limit)
@@ -212,38 +250,55 @@ func fillWithWaiters(t *testing.T, c *lock.Client, holders, waiters int) {
 // line to another marks the lock; a release whose first read finds the mark waits a share of
 // the herd's window before it reaches for the head; below HerdHolders neither happens.
 func TestHerdMark(t *testing.T) {
-	t.Run("a lost hand-off marks a large lock", func(t *testing.T) {
-		const n = lock.HerdHolders
-		ddb := &handOffFirst{Client: server.Client}
-		table := server.CreateLockTable(t)
-		c, err := lock.New(table, ddb, newFakeSFN())
-		if err != nil {
-			t.Fatal(err)
-		}
-		fillWithWaiters(t, c, n, 2)
-		other, err := lock.New(table, server.Client, newFakeSFN())
-		if err != nil {
-			t.Fatal(err)
-		}
-		ddb.before = func() {
-			if _, err := other.Release(t.Context(), lockName, execution(1), n); err != nil {
-				t.Error(err)
+	for _, tc := range []struct {
+		name string
+		held time.Duration // how long the holders held when they release
+		mark bool
+	}{
+		{"a lost hand-off marks a lock whose slots were held long", time.Hour, true},
+		{"a herd whose window the hold cuts short is not marked", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n = lock.HerdHolders
+			// Every reading of the clock moves it on 10 ms, so that a round trip takes several
+			// (a herd of n then needs a window wider than the usual backoff); the holders'
+			// work takes tc.held.
+			var ticks, later atomic.Int64
+			base := time.Now()
+			now := func() time.Time {
+				return base.Add(time.Duration(ticks.Add(1))*10*time.Millisecond + time.Duration(later.Load()))
 			}
-		}
-		ddb.armed.Store(true)
-		start := time.Now()
-		res, err := c.Release(t.Context(), lockName, execution(0), n)
-		if err != nil || !res.Released || len(res.HandedTo) != 1 || res.HandedTo[0] != execution(n+1) {
-			t.Fatalf("release e0 after losing e%d to e1's release: %+v, %v; want handed to e%d", n, res, err, n+1)
-		}
-		if ddb.armed.Load() {
-			t.Fatal("no hand-off transaction went out: the test tested nothing")
-		}
-		if until := herdUntil(t, table); until <= start.UnixMilli() {
-			t.Errorf("herd mark %d after a lost hand-off, want one later than %d", until, start.UnixMilli())
-		}
-		read(t, c, n)
-	})
+			ddb := &handOffFirst{Client: server.Client}
+			table := server.CreateLockTable(t)
+			c, err := lock.New(table, ddb, newFakeSFN(), lock.WithNow(now))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fillWithWaiters(t, c, n, 2)
+			other, err := lock.New(table, server.Client, newFakeSFN())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ddb.before = func() {
+				if _, err := other.Release(t.Context(), lockName, execution(1), n); err != nil {
+					t.Error(err)
+				}
+			}
+			later.Store(int64(tc.held))
+			ddb.armed.Store(true)
+			res, err := c.Release(t.Context(), lockName, execution(0), n)
+			if err != nil || !res.Released || len(res.HandedTo) != 1 || res.HandedTo[0] != execution(n+1) {
+				t.Fatalf("release e0 after losing e%d to e1's release: %+v, %v; want handed to e%d", n, res, err, n+1)
+			}
+			if ddb.armed.Load() {
+				t.Fatal("no hand-off transaction went out: the test tested nothing")
+			}
+			if marked := herdUntil(t, table) != 0; marked != tc.mark {
+				t.Errorf("herd mark after a lost hand-off: %v, want %v", marked, tc.mark)
+			}
+			read(t, c, n)
+		})
+	}
 	for _, tc := range []struct {
 		holders int
 		spread  bool

@@ -69,7 +69,9 @@ func (c *Client) Park(ctx context.Context, r ParkRequest) (ParkResult, error) {
 		}
 	}
 	for range c.attempts {
-		ctr, err := c.readCounter(ctx, r.Lock)
+		// One read serves both questions: the counter item (is a slot free?) and the head of
+		// the line (is an older waiter owed it?).
+		ctr, waiters, err := c.liveHead(ctx, r.Lock, 1)
 		if err != nil {
 			return ParkResult{}, err
 		}
@@ -86,7 +88,7 @@ func (c *Client) Park(ctx context.Context, r ParkRequest) (ParkResult, error) {
 		if !ctr.fits(r.Limit, w) {
 			return c.join(ctx, r, ctr)
 		}
-		res, done, err := c.parkBelowLimit(ctx, r)
+		res, done, err := c.parkBelowLimit(ctx, r, ctr, waiters)
 		if err != nil || done {
 			return res, err
 		}
@@ -136,21 +138,13 @@ func (c *Client) admitted(ctx context.Context, r ParkRequest, holds bool, err er
 	return ParkResult{Admitted: true}, true, nil
 }
 
-// parkBelowLimit takes a free slot for the execution, unless an older waiter is owed it: then
-// that waiter is admitted and done is false (the caller reads again).
-func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
-	ctr, waiters, err := c.liveHead(ctx, r.Lock, 1)
-	if err != nil {
-		return ParkResult{}, true, err
-	}
+// parkBelowLimit takes a free slot for the execution, ctr and waiters being the read that found
+// one, unless an older waiter is owed it: then that waiter is admitted and done is false (the
+// caller reads again). When the slot went to someone else since the read (the limit refused
+// the acquire), the execution queues at once: the queue's double check (afterEnqueue) finds
+// any slot freed meanwhile, so reading again first would only cost a request.
+func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest, ctr counter, waiters []waiter) (ParkResult, bool, error) {
 	w := max(r.Weight, 1)
-	if !ctr.fits(r.Limit, w) {
-		// Filled since the first read (a burst at the limit): queue, rather than send a
-		// transaction that the limit refuses (a cancelled transaction costs a write unit per
-		// item).
-		res, err := c.join(ctx, r, ctr)
-		return res, true, err
-	}
 	if len(waiters) > 0 && waiters[0].ticket < r.Ticket {
 		if ctr.weighted && !ctr.fits(r.Limit, waiters[0].weight) {
 			// An older waiter that does not fit blocks the line (weighted permits).
@@ -167,6 +161,10 @@ func (c *Client) parkBelowLimit(ctx context.Context, r ParkRequest) (ParkResult,
 	case tx.outcome == applied || (tx.outcome == refused && tx.failed[1]):
 		// Taken now, or held already (an earlier attempt's reply was lost).
 		return c.admitted(ctx, r, true, nil)
+	case tx.outcome == refused && tx.failed[0]:
+		// Full (or paused) since the read.
+		res, err := c.join(ctx, r, ctr)
+		return res, true, err
 	case tx.outcome == unknown:
 		// Whether it was applied, the holder item tells.
 		holds, err := c.Holds(ctx, r.Lock, r.Execution)

@@ -48,9 +48,6 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 		case step.contenders > 0:
 			contended++
 			herd := herdWindow(contended, step)
-			if step.lost && !step.marked && step.contenders >= HerdHolders {
-				c.markHerd(ctx, lock, herdWindow(1, step))
-			}
 			if herd > backoffWindow(contended) {
 				// Only a herd's wider window needs the time the slot was held; unread (an
 				// error), the usual window does.
@@ -58,6 +55,18 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 					held = c.heldFor(ctx, lock, holder)
 				}
 				herd = min(herd, held/herdShare)
+			}
+			if step.lost && !step.marked && step.contenders >= HerdHolders {
+				if held < 0 {
+					held = c.heldFor(ctx, lock, holder)
+				}
+				// Only a herd that its whole window holds is marked: the rest of it then
+				// spreads its first tries over that window. A window that the time the slots
+				// were held cuts short would only idle them, and the herd would lose as much.
+				// The mark lasts the window: the herd it met, not the next.
+				if window := herdWindow(1, step); window <= held/herdShare {
+					c.markHerd(ctx, lock, window)
+				}
 			}
 			if err := c.backoff(ctx, holder, contended, herd); err != nil {
 				return res, err
