@@ -74,8 +74,11 @@
 // release whose first read (the Query it makes anyway) finds the mark spreads its first try
 // over the herd window before reaching for the head, so that most of the herd does not lose
 // at all. Below HerdHolders nothing is
-// marked or spread: a release hands on as soon as it reads. See the README's scale table for
-// the figures.
+// marked or spread: a release hands on as soon as it reads. The mark is a plain write of the
+// counter item: on AWS it conflicts with a transaction on that item in flight at the same
+// moment (TransactionConflict), which is then read again and retried as any conflict, and a
+// mark that fails is dropped (it only changes when releases try). See the README's scale table
+// for the figures.
 //
 // A park checks the limit twice: against its read of the counter item, and again against its
 // read of the head of the line (the Query that looks for older waiters), so that a park in a
