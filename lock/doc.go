@@ -48,9 +48,9 @@
 // 0.2 KB plus its task token (AWS's are about 0.7 KB, so a waiter item is one unit).
 //
 //   - Draw a ticket (the state machine, before it parks; DrawTicketUpdate): 1 write unit.
-//   - Park (Client.Park): a read of the counter; below the limit with no older waiter, the
-//     acquire transaction (counter + holder item: 4 units); otherwise the waiter item (1 unit)
-//     and a read of the counter and the queue's head.
+//   - Park (Client.Park): one Query of the counter and the queue's head; below the limit with
+//     no older waiter, the acquire transaction (counter + holder item: 4 units); otherwise the
+//     waiter item (1 unit) and a read of the counter and the queue's head again.
 //   - Release with waiters (Client.Release): one Query (counter + oldest waiters), the hand-off
 //     transaction (releaser's holder item, waiter's holder item, waiter item: 6 units), and
 //     the waiter's wake-up (SendTaskSuccess).
@@ -80,10 +80,10 @@
 // mark that fails is dropped (it only changes when releases try). See the README's scale table
 // for the figures.
 //
-// A park checks the limit twice: against its read of the counter item, and again against its
-// read of the head of the line (the Query that looks for older waiters), so that a park in a
-// burst that fills the lock meanwhile queues instead of sending an acquire that the limit
-// refuses (2 write units).
+// A park in a burst at the limit may find a free slot that another park takes before its
+// acquire lands: the limit refuses the acquire (a cancelled transaction, 2 write units), and the
+// park queues at once, without reading again (the queue's double check, below, finds a slot
+// freed meanwhile).
 //
 // # Submissions (admission control)
 //
