@@ -73,12 +73,11 @@
 // window short (spreading over too short a window would idle the slots and lose as much); a
 // release whose first read (the Query it makes anyway) finds the mark spreads its first try
 // over the herd window before reaching for the head, so that most of the herd does not lose
-// at all. Below HerdHolders nothing is
-// marked or spread: a release hands on as soon as it reads. The mark is a plain write of the
-// counter item: on AWS it conflicts with a transaction on that item in flight at the same
-// moment (TransactionConflict), which is then read again and retried as any conflict, and a
-// mark that fails is dropped (it only changes when releases try). See the README's scale table
-// for the figures.
+// at all. Below HerdHolders nothing is marked or spread: a release hands on as soon as it
+// reads. The mark is a plain write of the counter item: on AWS it conflicts with a transaction
+// on that item in flight at the same moment (TransactionConflict), which is then read again and
+// retried as any conflict, and a mark that fails is dropped (it only changes when releases
+// try). See the README's scale table for the figures.
 //
 // A park in a burst at the limit may find a free slot that another park takes before its
 // acquire lands: the limit refuses the acquire (a cancelled transaction, 2 write units), and the

@@ -50,16 +50,7 @@ func TestReleaseHerd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range n {
-		if ok, err := c.TryAcquire(t.Context(), lockName, execution(i), n); err != nil || !ok {
-			t.Fatalf("acquire e%d: %v, %v", i, ok, err)
-		}
-	}
-	for i := n; i < 2*n; i++ {
-		if res := park(t, c, n, i, 0); !res.Queued {
-			t.Fatalf("park e%d: %+v, want queued", i, res)
-		}
-	}
+	fillWithWaiters(t, c, n, n)
 	queue := waiters(read(t, c, n))
 	ddb.items.Store(0)
 	later.Store(int64(time.Hour))

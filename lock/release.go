@@ -37,6 +37,12 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 	holder := execution
 	contended := 0
 	held := time.Duration(-1) // how long holder held its slot, once a loss needs it
+	heldSoFar := func() time.Duration {
+		if held < 0 {
+			held = c.heldFor(ctx, lock, holder)
+		}
+		return held
+	}
 	for range c.attempts {
 		step, err := c.releaseOnce(ctx, lock, holder, limit, contended == 0, &res)
 		switch {
@@ -51,20 +57,14 @@ func (c *Client) Release(ctx context.Context, lock, execution string, limit int)
 			if herd > backoffWindow(contended) {
 				// Only a herd's wider window needs the time the slot was held; unread (an
 				// error), the usual window does.
-				if held < 0 {
-					held = c.heldFor(ctx, lock, holder)
-				}
-				herd = min(herd, held/herdShare)
+				herd = min(herd, heldSoFar()/herdShare)
 			}
 			if step.lost && !step.marked && step.contenders >= HerdHolders {
-				if held < 0 {
-					held = c.heldFor(ctx, lock, holder)
-				}
 				// Only a herd that its whole window holds is marked: the rest of it then
 				// spreads its first tries over that window. A window that the time the slots
 				// were held cuts short would only idle them, and the herd would lose as much.
 				// The mark lasts the window: the herd it met, not the next.
-				if window := herdWindow(1, step); window <= held/herdShare {
+				if window := herdWindow(1, step); window <= heldSoFar()/herdShare {
 					c.markHerd(ctx, lock, window)
 				}
 			}
