@@ -29,6 +29,8 @@ CDK_ARGS ?=
 SIMULATE_ARGS ?=
 # Extra flags for the soak, e.g. SOAK_ARGS='--seeds 3 --json'.
 SOAK_ARGS ?=
+# Where the queue soak writes down the segment histories that fail their check.
+SOAK_FAILURES ?= soak-failures
 # Extra flags for cmd/sidebyside, e.g. SIDEBYSIDE_ARGS='--executions 2000 --runs 3'.
 SIDEBYSIDE_ARGS ?=
 
@@ -118,8 +120,8 @@ bench-sidebyside: node-tooling dynamodb-local ## the emulator beside aws-local-s
 soak: node-tooling dynamodb-local ## the reliability soak, Poll then Callback (queue): 20 seeds × 2,500 pairs with 5 %, then 20 %, of the replies lost; then the soak tests at their large sizes
 	go run ./cmd/soak --reply-lost 0.05 --check-timeout 3m $(SOAK_ARGS)
 	go run ./cmd/soak --reply-lost 0.20 --check-timeout 3m $(SOAK_ARGS)
-	go run ./cmd/soak --strategy callback --reply-lost 0.05 --check-timeout 3m $(SOAK_ARGS)
-	go run ./cmd/soak --strategy callback --reply-lost 0.20 --check-timeout 3m $(SOAK_ARGS)
+	go run ./cmd/soak --strategy callback --reply-lost 0.05 --check-timeout 3m --keep-failing $(SOAK_FAILURES) $(SOAK_ARGS)
+	go run ./cmd/soak --strategy callback --reply-lost 0.20 --check-timeout 3m --keep-failing $(SOAK_FAILURES) $(SOAK_ARGS)
 	go test -count=1 -timeout 60m ./internal/soak/ -args -large
 
 clean: ## remove cdk.out/

@@ -13,6 +13,7 @@
 //	go run ./cmd/soak --reply-lost 0.2       # 20 % reply lost, 10 % lost before
 //	go run ./cmd/soak --seeds 3 --pairs 300 --json
 //	go run ./cmd/soak --strategy callback    # the queue: 10 clients on 3 slots
+//	go run ./cmd/soak --strategy callback --keep-failing soak-failures  # keep failing histories
 package main
 
 import (

@@ -41,6 +41,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.Float64Var(&c.DupEvents, "dup-events", c.DupEvents, "fraction of cleanup events duplicated")
 	fs.IntVar(&c.SegmentPairs, "segment", c.SegmentPairs, "pairs between two quiescent points (reconciler pass and history check)")
 	fs.DurationVar(&c.CheckTimeout, "check-timeout", c.CheckTimeout, "time limit of the linearizability check of one segment")
+	fs.StringVar(&c.KeepFailing, "keep-failing", c.KeepFailing, "a directory where every failing segment history of the queue soak is written down (JSON and porcupine's HTML drawing) (callback)")
 	fs.BoolVar(&o.json, "json", false, "print the figures as one JSON object")
 	if err := fs.Parse(args); err != nil {
 		return options{}, err

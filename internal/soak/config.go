@@ -97,6 +97,11 @@ type Config struct {
 	// WaitTimeout is how long a queued execution waits for its wake-up before it leaves; one
 	// that waits that long counts as stranded, a failure (StrategyCallback).
 	WaitTimeout time.Duration
+	// KeepFailing, when not empty, is a directory where every segment history that fails its
+	// check (or whose check runs out of time) is written down, as
+	// seed-<seed>-executions-<from>-<to>.json (semcheck.QueueHistory, to read back and check
+	// again) and .html (porcupine's drawing of it) (StrategyCallback). Default: "", none kept.
+	KeepFailing string
 }
 
 // DefaultConfig is the target of issue 6: 20 seeds × 2,500 pairs, 5 % of the DynamoDB requests

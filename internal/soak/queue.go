@@ -5,13 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/anishathalye/porcupine"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -428,6 +432,9 @@ func (q *queueRun) run(ctx context.Context, clients []*queueClient) (Report, err
 		case err != nil:
 			failing = true
 		}
+		if err != nil {
+			err = q.keep(initial, history, from, to, err)
+		}
 		if err != nil && report.FirstFailure == "" {
 			report.FirstFailure = fmt.Sprintf("seed %d, executions %d-%d: %v", q.seed, from, to-1, err)
 		}
@@ -441,6 +448,38 @@ func (q *queueRun) run(ctx context.Context, clients []*queueClient) (Report, err
 	report.Leaves = q.leaves.Load()
 	q.observer.addTo(&report)
 	return report, nil
+}
+
+// keep writes down the history of executions [from, to) that failed its check with err, from
+// the state initial, in Config.KeepFailing, and returns err naming the files (or the error of
+// writing them).
+func (q *queueRun) keep(initial lock.State, history []porcupine.Operation, from, to int, err error) error {
+	if q.cfg.KeepFailing == "" {
+		return err
+	}
+	var weight func(string) int
+	if q.cfg.QueueWeights > 0 {
+		weight = q.weightOf
+	}
+	h := semcheck.NewQueueHistory(q.cfg.Limit, holderNames(initial), waitersOf(initial), history, weight)
+	base := filepath.Join(q.cfg.KeepFailing, fmt.Sprintf("seed-%d-executions-%d-%d", q.seed, from, to-1))
+	write := func(path string, content func(io.Writer) error) error {
+		if err := os.MkdirAll(q.cfg.KeepFailing, 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		return errors.Join(content(f), f.Close())
+	}
+	if werr := errors.Join(
+		write(base+".json", h.WriteJSON),
+		write(base+".html", func(w io.Writer) error { return h.Visualize(w, q.cfg.CheckTimeout) }),
+	); werr != nil {
+		return fmt.Errorf("%w (keeping the history: %w)", err, werr)
+	}
+	return fmt.Errorf("%w (history kept in %s.json and .html)", err, base)
 }
 
 // newestFirst breaks the queue protocol on purpose (Config.QueueNewestFirst): it reads a lock's

@@ -3,6 +3,8 @@ package soak_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -237,11 +239,13 @@ func TestSmallQueueSoakKeepsItsPromises(t *testing.T) {
 // TestQueueSoakCatchesAReleaseToTheNewestWaiter: with the queue read from its newest end (the
 // counter item and the newest waiters: a consistent lock, only the wrong order), both checks
 // reject the run: real time proves overtaking (OutOfOrder), and the FIFO model does not accept
-// the history (it rejects it, or, on a loaded machine, runs out of time: never accepts).
+// the history (it rejects it, or, on a loaded machine, runs out of time: never accepts). The
+// failing histories are kept (Config.KeepFailing), and one read back fails its check again.
 func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 	cfg := smallQueueSoak()
 	cfg.Seeds, cfg.Pairs, cfg.ReplyLost, cfg.LostBefore, cfg.Throttled = 1, sized(cfg.SegmentPairs, 2*cfg.SegmentPairs), 0, 0, 0
 	cfg.QueueNewestFirst = true
+	cfg.KeepFailing = filepath.Join(t.TempDir(), "failing")
 	report, err := soak.Run(t.Context(), endpoint(t), cfg)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
@@ -252,7 +256,26 @@ func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 		t.Errorf("OutOfOrder = 0; want real time to prove a queue served newest first overtaking")
 	}
 	if report.FailingHistories+report.InconclusiveChecks == 0 {
-		t.Errorf("the FIFO model accepted all %d histories of a queue served newest first", report.Segments)
+		t.Fatalf("the FIFO model accepted all %d histories of a queue served newest first", report.Segments)
+	}
+	kept, err := filepath.Glob(filepath.Join(cfg.KeepFailing, "seed-*-executions-*.json"))
+	if err != nil || len(kept) == 0 {
+		t.Fatalf("no failing history kept in %s (%v); first failure: %s", cfg.KeepFailing, err, report.FirstFailure)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(kept[0], ".json") + ".html"); err != nil {
+		t.Errorf("the drawing of %s: %v", kept[0], err)
+	}
+	f, err := os.Open(kept[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := semcheck.ReadQueueHistory(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Check(cfg.CheckTimeout); err == nil {
+		t.Errorf("%s read back passes its check; it failed in the soak", kept[0])
 	}
 }
 
