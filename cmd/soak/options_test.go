@@ -44,7 +44,7 @@ func TestParseOptions(t *testing.T) {
 }
 
 func TestParseOptionsQueueStrategy(t *testing.T) {
-	got, err := parseOptions([]string{"--strategy", "callback", "--dup-events", "0.1"}, io.Discard)
+	got, err := parseOptions([]string{"--strategy", "callback", "--dup-events", "0.1", "--keep-failing", "kept"}, io.Discard)
 	if err != nil {
 		t.Fatalf("parseOptions: %v", err)
 	}
@@ -53,8 +53,8 @@ func TestParseOptionsQueueStrategy(t *testing.T) {
 		t.Errorf("strategy, goroutines, crash holding = %q, %d, %v, want the queue defaults %q, %d, %v",
 			c.Strategy, c.Goroutines, c.CrashHolding, q.Strategy, q.Goroutines, q.CrashHolding)
 	}
-	if c.DupEvents != 0.1 {
-		t.Errorf("dup events = %v, want the flag's 0.1", c.DupEvents)
+	if c.DupEvents != 0.1 || c.KeepFailing != "kept" {
+		t.Errorf("dup events, keep failing = %v, %q, want the flags' 0.1, %q", c.DupEvents, c.KeepFailing, "kept")
 	}
 }
 
@@ -68,6 +68,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"not a number", []string{"--seeds", "many"}},
 		{"invalid config", []string{"--limit", "0"}},
 		{"unknown strategy", []string{"--strategy", "spin"}},
+		{"failing histories kept by the Poll soak", []string{"--keep-failing", "kept"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

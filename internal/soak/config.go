@@ -178,6 +178,9 @@ func (c Config) Validate() error {
 	if c.Strategy == StrategyCallback && c.WaitTimeout <= 0 {
 		return fmt.Errorf("%w: WaitTimeout must be positive, got %v", ErrInvalidConfig, c.WaitTimeout)
 	}
+	if c.KeepFailing != "" && c.Strategy != StrategyCallback {
+		return fmt.Errorf("%w: KeepFailing keeps the queue soak's histories: it needs Strategy %q", ErrInvalidConfig, StrategyCallback)
+	}
 	if c.CheckTimeout < 0 {
 		return fmt.Errorf("%w: CheckTimeout must not be negative, got %v", ErrInvalidConfig, c.CheckTimeout)
 	}

@@ -126,6 +126,7 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		{"negative fraction", func(c *soak.Config) { c.ReplyLost = -0.1 }},
 		{"request faults above one", func(c *soak.Config) { c.ReplyLost, c.LostBefore, c.Throttled = 0.5, 0.4, 0.2 }},
 		{"events dropped and duplicated above one", func(c *soak.Config) { c.DropEvents, c.DupEvents = 0.6, 0.6 }},
+		{"failing histories kept by the Poll soak", func(c *soak.Config) { c.KeepFailing = "kept" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
