@@ -39,19 +39,27 @@ type QueueRecord struct {
 // slot each).
 func NewQueueHistory(limit int, holders []string, waiters []QueueWaiter, history []porcupine.Operation, weight func(execution string) int) QueueHistory {
 	h := QueueHistory{Limit: limit, Holders: holders, Waiters: waiters, Operations: make([]QueueRecord, len(history))}
-	if weight != nil {
-		h.Weights = map[string]int{}
-	}
+	var executions []string
 	for i, op := range history {
 		in := op.Input.(QueueInput)
 		r := QueueRecord{Client: op.ClientId, Input: in, Call: op.Call, Return: op.Return}
 		if out, known := op.Output.(QueueOutput); known {
 			r.Output = &out
 		}
-		if weight != nil && in.Execution != "" {
-			h.Weights[in.Execution] = weight(in.Execution)
-		}
 		h.Operations[i] = r
+		executions = append(append(executions, in.Execution), in.Holders...)
+	}
+	if weight != nil {
+		h.Weights = map[string]int{}
+		executions = append(executions, holders...)
+		for _, w := range waiters {
+			executions = append(executions, w.Execution)
+		}
+		for _, e := range executions {
+			if e != "" {
+				h.Weights[e] = weight(e)
+			}
+		}
 	}
 	return h
 }

@@ -59,6 +59,16 @@ func TestQueueHistoryRoundTrip(t *testing.T) {
 			},
 			want: semcheck.ErrQueueNotLinearizable,
 		},
+		{
+			name:    "a heavy holder from before the history leaves no room",
+			limit:   4,
+			holders: []string{"a"},
+			weight:  func(e string) int { return map[string]int{"a": 3, "d": 2}[e] },
+			history: []porcupine.Operation{
+				qop(3, semcheck.ParkWeighted("d", 2, 2), 1, admitted, 2),
+			},
+			want: semcheck.ErrQueueNotLinearizable,
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var opts []semcheck.QueueOption

@@ -167,18 +167,24 @@ type queueRun struct {
 
 // queueOptions are the queue model's options: the weights, with Config.QueueWeights.
 func (q *queueRun) queueOptions() []semcheck.QueueOption {
+	if q.weighting() == nil {
+		return nil
+	}
+	return []semcheck.QueueOption{semcheck.WithWeights(q.weighting())}
+}
+
+// weighting is the executions' weights with Config.QueueWeights (1 for an execution that has
+// none), nil without.
+func (q *queueRun) weighting() func(execution string) int {
 	if q.cfg.QueueWeights == 0 {
 		return nil
 	}
-	return []semcheck.QueueOption{semcheck.WithWeights(q.weightOf)}
-}
-
-// weightOf is an execution's weight, 1 when it has none.
-func (q *queueRun) weightOf(e string) int {
-	if w, ok := q.weights.Load(e); ok {
-		return w.(int)
+	return func(e string) int {
+		if w, ok := q.weights.Load(e); ok {
+			return w.(int)
+		}
+		return 1
 	}
-	return 1
 }
 
 // newQueueClients returns the seed's goroutines' clients of table through the proxy at
@@ -280,7 +286,7 @@ func (q *queueRun) drawTicket(ctx context.Context, c *queueClient) (int64, error
 // queue (its ticket, or with Config.QueuePriorityAgeing lock.Place of it with a random
 // priority, so that the FIFO model checks the order priorities promise) and its weight (0, one
 // slot, or with Config.QueueWeights a random weight from 1 to QueueWeights, at most Limit,
-// which weightOf then gives the queue model).
+// which weighting then gives the queue model).
 func (q *queueRun) order(c *queueClient, e string, ticket int64) (place int64, weight int) {
 	place = ticket
 	if q.cfg.QueuePriorityAgeing > 0 {
@@ -457,11 +463,7 @@ func (q *queueRun) keep(initial lock.State, history []porcupine.Operation, from,
 	if q.cfg.KeepFailing == "" {
 		return err
 	}
-	var weight func(string) int
-	if q.cfg.QueueWeights > 0 {
-		weight = q.weightOf
-	}
-	h := semcheck.NewQueueHistory(q.cfg.Limit, holderNames(initial), waitersOf(initial), history, weight)
+	h := semcheck.NewQueueHistory(q.cfg.Limit, holderNames(initial), waitersOf(initial), history, q.weighting())
 	base := filepath.Join(q.cfg.KeepFailing, fmt.Sprintf("seed-%d-executions-%d-%d", q.seed, from, to-1))
 	write := func(path string, content func(io.Writer) error) error {
 		if err := os.MkdirAll(q.cfg.KeepFailing, 0o755); err != nil {
