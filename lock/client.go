@@ -2,6 +2,7 @@ package lock
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -250,21 +251,45 @@ type transaction struct {
 	// failed tells, for a refused transaction, which items' conditions failed, by position
 	// (DynamoDB gives a reason per item).
 	failed []bool
+	// sent is the request, under its ClientRequestToken: settle sends it again.
+	sent *dynamodb.TransactWriteItemsInput
 }
 
-// transact sends one transaction. One cancelled for a reason no retry fixes (an item over
-// 400 KB, a malformed request) or refused by DynamoDB for good (a missing table) is an
-// ErrLockTable error.
+// transact sends one transaction under a ClientRequestToken of its own (which settle reuses).
+// One cancelled for a reason no retry fixes (an item over 400 KB, a malformed request) or
+// refused by DynamoDB for good (a missing table) is an ErrLockTable error.
 func (c *Client) transact(ctx context.Context, what string, items ...types.TransactWriteItem) (transaction, error) {
-	_, err := c.ddb.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	return c.send(ctx, what, &dynamodb.TransactWriteItemsInput{TransactItems: items, ClientRequestToken: aws.String(rand.Text())})
+}
+
+// settle learns the outcome of a transaction whose outcome is unknown by sending it again
+// under its ClientRequestToken, while no answer comes (up to the client's attempts).
+// DynamoDB applies a token's transaction at most once within 10 minutes: when the first send
+// was applied, the same request succeeds without changing anything; when it was not, the
+// request is decided anew, as the same try arriving late. Either way the answer is this try's,
+// where a read of the items could not tell it from an earlier try's (a holder item gone was
+// deleted by this release, or by its earlier try whose answer was lost).
+func (c *Client) settle(ctx context.Context, what string, tx transaction) (transaction, error) {
+	for range c.attempts {
+		again, err := c.send(ctx, what, tx.sent)
+		if err != nil || again.outcome != unknown {
+			return again, err
+		}
+	}
+	return tx, nil
+}
+
+// send sends the transaction in and says what became of it.
+func (c *Client) send(ctx context.Context, what string, in *dynamodb.TransactWriteItemsInput) (transaction, error) {
+	_, err := c.ddb.TransactWriteItems(ctx, in)
 	if err == nil {
-		return transaction{outcome: applied}, nil
+		return transaction{outcome: applied, sent: in}, nil
 	}
 	var tc *types.TransactionCanceledException
 	if !errors.As(err, &tc) {
 		err = classify(what, err)
 		if errors.Is(err, ErrBusy) {
-			return transaction{outcome: unknown}, nil
+			return transaction{outcome: unknown, sent: in}, nil
 		}
 		return transaction{}, err
 	}
@@ -282,9 +307,9 @@ func (c *Client) transact(ctx context.Context, what string, items ...types.Trans
 		}
 	}
 	if conflict || len(failed) == 0 {
-		return transaction{outcome: notApplied}, nil
+		return transaction{outcome: notApplied, sent: in}, nil
 	}
-	return transaction{outcome: refused, failed: failed}, nil
+	return transaction{outcome: refused, failed: failed, sent: in}, nil
 }
 
 // The transaction items, one function each, so that every operation builds them alike.

@@ -137,6 +137,11 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 	// its limit).
 	if len(waiters) == 0 || ctr.count-hw+waiters[0].weight > ctr.limitFor(limit) || ctr.paused {
 		tx, err := c.transact(ctx, "release "+holder, c.releaseBy(lock, ctr, hw), c.deleteItem(HolderKey(lock, holder)))
+		if err == nil && tx.outcome == unknown {
+			// Whether this try released, only its own request can tell: the holder item is
+			// gone as well when an earlier try did (one whose answer was lost).
+			tx, err = c.settle(ctx, "release "+holder, tx)
+		}
 		switch {
 		case err != nil:
 			return releaseStep{done: true}, err
@@ -145,11 +150,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 			// check below may be what that try did not get to.
 			return releaseStep{done: true}, c.fillFreeSlots(ctx, lock, limit, holder)
 		case tx.outcome == unknown:
-			// Whether it was applied, the holder item tells.
-			holds, err := c.readBack(ctx, func() (bool, error) { return c.Holds(ctx, lock, holder) })
-			if err != nil || holds {
-				return releaseStep{done: err != nil}, err
-			}
+			return releaseStep{done: true}, fmt.Errorf("%w: release %s on %q: no answer in %d attempts", ErrBusy, holder, lock, c.attempts)
 		case tx.outcome != applied:
 			return releaseStep{}, nil
 		}
