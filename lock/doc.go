@@ -37,9 +37,10 @@
 // exceeds the limit; no execution both holds and waits. Every change of the counter happens in
 // one transaction with the holder item it counts, and a hand-off deletes the releaser's holder
 // item, creates the waiter's and deletes its waiter item in one transaction, so the counter
-// does not move. Transactions are idempotent under the SDK's retries (it sends the same
-// ClientRequestToken), and every item carries a condition, so a repeated or racing operation
-// fails instead of counting twice.
+// does not move. Transactions are idempotent under the SDK's retries (each carries a
+// ClientRequestToken of its own, which the retries send again), and every item carries a
+// condition, so a repeated or racing operation fails instead of counting twice. A give-back
+// whose answer never came is sent again under its token, which tells what this try did.
 //
 // # Operations and their costs
 //
