@@ -266,9 +266,10 @@ func (c *Client) transact(ctx context.Context, what string, items ...types.Trans
 // under its ClientRequestToken, while no answer comes (up to the client's attempts).
 // DynamoDB applies a token's transaction at most once within 10 minutes: when the first send
 // was applied, the same request succeeds without changing anything; when it was not, the
-// request is decided anew, as the same try arriving late. Either way the answer is this try's,
-// where a read of the items could not tell it from an earlier try's (a holder item gone was
-// deleted by this release, or by its earlier try whose answer was lost).
+// request is decided anew, as the same try arriving late (DynamoDB Local does so; a
+// cancellation kept with its token would be answered again). Either way the answer is this
+// try's, where a read of the items could not tell it from an earlier try's (a holder item gone
+// was deleted by this release, or by its earlier try whose answer was lost).
 func (c *Client) settle(ctx context.Context, what string, tx transaction) (transaction, error) {
 	for range c.attempts {
 		again, err := c.send(ctx, what, tx.sent)
