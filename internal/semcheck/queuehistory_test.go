@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +107,31 @@ func TestQueueHistoryRoundTrip(t *testing.T) {
 func TestReadQueueHistoryRefusesOtherFiles(t *testing.T) {
 	if _, err := semcheck.ReadQueueHistory(strings.NewReader(`{"Limit": 3, "Seed": 9}`)); err == nil || !strings.Contains(err.Error(), "Seed") {
 		t.Errorf("ReadQueueHistory(unknown field) = %v, want an error naming it", err)
+	}
+}
+
+// TestKeptSoakHistoriesFail checks histories the queue soak kept (cmd/soak --keep-failing):
+// each recorded a real fault of the lock, so the FIFO model must keep rejecting it, whatever
+// the model becomes.
+//   - released-twice.json (30 % of replies lost): a release retried after its earlier try had
+//     handed the slot on reported a give-back of its own (execution 1464), fixed in package lock.
+//   - fifo-window.json (20 %): execution 482 (ticket #629) queued while a hand-off decided on an
+//     older read went to 486 (#632): the FIFO window under lost replies (CHANGELOG, known issues).
+func TestKeptSoakHistoriesFail(t *testing.T) {
+	for _, name := range []string{"released-twice.json", "fifo-window.json"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			h, err := semcheck.ReadQueueHistory(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Check(time.Minute); !errors.Is(err, semcheck.ErrQueueNotLinearizable) {
+				t.Errorf("Check() = %v, want %v", err, semcheck.ErrQueueNotLinearizable)
+			}
+		})
 	}
 }
