@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -71,6 +72,21 @@ func ReadQueueHistory(r io.Reader) (QueueHistory, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&h); err != nil {
 		return QueueHistory{}, fmt.Errorf("semcheck: read a queue history: %w", err)
+	}
+	return h, nil
+}
+
+// ReadQueueHistoryFile reads the QueueHistory kept in the file at path (a soak's
+// --keep-failing file).
+func ReadQueueHistoryFile(path string) (QueueHistory, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return QueueHistory{}, fmt.Errorf("semcheck: read a queue history: %w", err)
+	}
+	defer f.Close()
+	h, err := ReadQueueHistory(f)
+	if err != nil {
+		return QueueHistory{}, fmt.Errorf("%w (%s)", err, path)
 	}
 	return h, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,6 +107,10 @@ func TestReadQueueHistoryRefusesOtherFiles(t *testing.T) {
 	if _, err := semcheck.ReadQueueHistory(strings.NewReader(`{"Limit": 3, "Seed": 9}`)); err == nil || !strings.Contains(err.Error(), "Seed") {
 		t.Errorf("ReadQueueHistory(unknown field) = %v, want an error naming it", err)
 	}
+	missing := filepath.Join(t.TempDir(), "seed-1-executions-0-29.json")
+	if _, err := semcheck.ReadQueueHistoryFile(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("ReadQueueHistoryFile(a missing file) = %v, want an error naming it", err)
+	}
 }
 
 // TestKeptSoakHistoriesFail checks histories the queue soak kept (cmd/soak --keep-failing):
@@ -120,12 +123,7 @@ func TestReadQueueHistoryRefusesOtherFiles(t *testing.T) {
 func TestKeptSoakHistoriesFail(t *testing.T) {
 	for _, name := range []string{"released-twice.json", "fifo-window.json"} {
 		t.Run(name, func(t *testing.T) {
-			f, err := os.Open(filepath.Join("testdata", name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			h, err := semcheck.ReadQueueHistory(f)
+			h, err := semcheck.ReadQueueHistoryFile(filepath.Join("testdata", name))
 			if err != nil {
 				t.Fatal(err)
 			}

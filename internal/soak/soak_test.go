@@ -266,12 +266,7 @@ func TestQueueSoakCatchesAReleaseToTheNewestWaiter(t *testing.T) {
 	if _, err := os.Stat(strings.TrimSuffix(kept[0], ".json") + ".html"); err != nil {
 		t.Errorf("the drawing of %s: %v", kept[0], err)
 	}
-	f, err := os.Open(kept[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := semcheck.ReadQueueHistory(f)
+	h, err := semcheck.ReadQueueHistoryFile(kept[0])
 	if err != nil {
 		t.Fatal(err)
 	}
