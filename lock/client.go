@@ -112,6 +112,7 @@ type waiter struct {
 	lock      string // the item's partition key
 	since     string // AttributeSince
 	weight    int    // AttributeWeight, 1 when absent
+	passed    int64  // AttributePassed, 0 when absent
 	// A submission's (submit.go): its id, state machine, input and expiry (Unix seconds).
 	submission, stateMachine, input string
 	expires                         int64
@@ -181,7 +182,7 @@ func parseWaiter(item map[string]types.AttributeValue) (waiter, bool) {
 		return waiter{}, false
 	}
 	return waiter{ticket: t, execution: stringOf(item, AttributeExecution), token: stringOf(item, AttributeToken),
-		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince), weight: weightOf(item),
+		lock: stringOf(item, AttributeLockName), since: stringOf(item, AttributeSince), weight: weightOf(item), passed: numberOf(item, AttributePassed),
 		submission: stringOf(item, AttributeSubmission), stateMachine: stringOf(item, AttributeStateMachine),
 		input: stringOf(item, AttributeInput), expires: numberOf(item, AttributeExpires)}, true
 }
@@ -251,6 +252,9 @@ type transaction struct {
 	// failed tells, for a refused transaction, which items' conditions failed, by position
 	// (DynamoDB gives a reason per item).
 	failed []bool
+	// present tells, for a refused transaction, which of its failed items exist: those whose
+	// item asks for it (takeWaiter).
+	present []bool
 	// sent is the request, under its ClientRequestToken: settle sends it again.
 	sent *dynamodb.TransactWriteItemsInput
 }
@@ -295,12 +299,13 @@ func (c *Client) send(ctx context.Context, what string, in *dynamodb.TransactWri
 		return transaction{}, err
 	}
 	failed := make([]bool, len(tc.CancellationReasons))
+	present := make([]bool, len(tc.CancellationReasons))
 	conflict := false
 	for i, r := range tc.CancellationReasons {
 		switch code := aws.ToString(r.Code); code {
 		case "", "None":
 		case "ConditionalCheckFailed":
-			failed[i] = true
+			failed[i], present[i] = true, r.Item != nil
 		case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded":
 			conflict = true
 		default: // ValidationError, ItemCollectionSizeLimitExceeded, ...
@@ -310,7 +315,7 @@ func (c *Client) send(ctx context.Context, what string, in *dynamodb.TransactWri
 	if conflict || len(failed) == 0 {
 		return transaction{outcome: notApplied, sent: in}, nil
 	}
-	return transaction{outcome: refused, failed: failed, sent: in}, nil
+	return transaction{outcome: refused, failed: failed, present: present, sent: in}, nil
 }
 
 // The transaction items, one function each, so that every operation builds them alike.
@@ -348,6 +353,31 @@ func (c *Client) deleteItem(key map[string]types.AttributeValue) types.TransactW
 		TableName: aws.String(c.table), Key: key,
 		ConditionExpression: aws.String(ItemPresent), ExpressionAttributeNames: map[string]string{"#entry": AttributeEntry},
 	}}
+}
+
+// takeWaiter is the transaction item of a grant that deletes waiter w's item: only while its
+// AttributePassed is what w's read showed (an older waiter that joined since has marked it),
+// and with the item in the cancellation reason when that fails (transaction.present tells a
+// waiter passed since the read from one taken).
+func (c *Client) takeWaiter(lock string, w waiter) types.TransactWriteItem {
+	del := &types.Delete{
+		TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(w.ticket)),
+		ConditionExpression:                 aws.String(ItemPresent + " AND attribute_not_exists(#passed)"),
+		ExpressionAttributeNames:            map[string]string{"#entry": AttributeEntry, "#passed": AttributePassed},
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}
+	if w.passed > 0 {
+		del.ConditionExpression = aws.String(ItemPresent + " AND #passed = :passed")
+		del.ExpressionAttributeValues = map[string]types.AttributeValue{":passed": num(w.passed)}
+	}
+	return types.TransactWriteItem{Delete: del}
+}
+
+// passedSinceRead reports whether a refused grant's waiter item (at position i of the
+// transaction, takeWaiter) failed because an older waiter marked it since the grant's read:
+// it is still there.
+func (tx transaction) passedSinceRead(i int) bool {
+	return tx.outcome == refused && i < len(tx.present) && tx.failed[i] && tx.present[i]
 }
 
 // wake completes a waiter's task token.

@@ -18,7 +18,8 @@
 //     and AttributeGrantedBy (whose operation put it: read-backs of unanswered transactions
 //     tell their own grant from another's by it);
 //   - one waiter item per waiting execution, Entry "w#<ticket, 16 digits>", with the
-//     execution's ARN and the task token that wakes it. Sort order is ticket order, so one
+//     execution's ARN and the task token that wakes it, and AttributePassed once an older
+//     waiter that joined after it marked it (below). Sort order is ticket order, so one
 //     Query from "lock" on reads the counter and the oldest waiters together.
 //   - one waiter item per queued submission (Submit), in the same queue under its ticket, with
 //     the execution ARN it will start as (name "sub-<id>"), AttributeSubmission,
@@ -51,7 +52,8 @@
 //   - Draw a ticket (the state machine, before it parks; DrawTicketUpdate): 1 write unit.
 //   - Park (Client.Park): one Query of the counter and the queue's head; below the limit with
 //     no older waiter, the acquire transaction (counter + holder item: 4 units); otherwise the
-//     waiter item (1 unit) and a read of the counter and the queue's head again.
+//     waiter item (1 unit) and a read of the counter and the queue's head again (and a mark,
+//     1 unit, of each younger waiter already queued at the head: a waiter joining late).
 //   - Release with waiters (Client.Release): one Query (counter + oldest waiters), the hand-off
 //     transaction (releaser's holder item, waiter's holder item, waiter item: 6 units), and
 //     the waiter's wake-up (SendTaskSuccess).
@@ -141,7 +143,24 @@
 // oldest); so no newcomer overtakes a waiter. The two sides of a freed slot check each other: a
 // release that found nobody waiting reads the queue again after counting its slot back, and a
 // waiter reads the counter again after it joined the queue; whichever comes second sees the
-// other and admits the oldest waiter. A woken waiter whose execution is dead gives its slot on
+// other and admits the oldest waiter.
+//
+// Waiters join in ticket order but for delayed requests, and a grant (a hand-off or an
+// admission) reaches for the oldest waiter its read showed, in a transaction that may land
+// much later (the SDK retrying a request lost on its way). A waiter that joined after that
+// read, with an older ticket, would be passed over. So a waiter that joins reads the head of
+// the queue (the read of the double check, twice as deep as a grant's) and marks every younger
+// waiter in it (AttributePassed, one write each) before it says it waits, and a grant deletes
+// its waiter's item only while that item's mark is what the grant read: a grant read before
+// the older waiter joined fails, and reads again. Only a waiter that joins behind younger ones
+// at the head of the queue pays for marks. The grants in flight it covers are those whose
+// target is still among the first 2·DefaultLookAhead waiters: passed over, a target moves
+// back by one place for each older waiter joining late, so the window is left only by more
+// than DefaultLookAhead waiters joining late at once ahead of one grant in flight. Not
+// covered: a newcomer's acquire read before such a waiter joined (no older waiter then) that
+// lands after it said it waits, into a slot given back by a release read before it joined
+// too; the late waiter cannot tell them apart from any other newcomer and release without a
+// write of the counter item on every park. A woken waiter whose execution is dead gives its slot on
 // at once; a waiter whose wake-up was lost finds its slot when its task times out and it parks
 // again (Again).
 //

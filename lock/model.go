@@ -71,6 +71,11 @@ const (
 	// window, because a release lost the head of the line to another (release.go). Only the
 	// releases' timing reads it.
 	AttributeHerdUntil = "herdUntil"
+	// AttributePassed is, on a waiter item, how many times a waiter with an older place that
+	// joined the queue after it marked it (the mark of the late, park.go); absent, none has. A
+	// grant takes a waiter item only while it is still what the grant's read showed, so a grant
+	// read before an older waiter joined cannot land after it: the older one marked its target.
+	AttributePassed = "passed"
 )
 
 // DefaultsPartition is the partition key of the defaults items: one per semaphore whose

@@ -269,13 +269,66 @@ func (c *Client) waits(ctx context.Context, lock string, ticket int64, execution
 	return out.Item != nil && stringOf(out.Item, AttributeExecution) == execution, nil
 }
 
-// afterEnqueue admits waiters while a slot is free: the waiter's half of the double check
-// that keeps a freed slot from staying free while someone waits.
+// afterEnqueue is what a park does once its waiter item is in the queue (joined).
 func (c *Client) afterEnqueue(ctx context.Context, r ParkRequest) (ParkResult, bool, error) {
-	if err := c.fillFreeSlots(ctx, r.Lock, r.Limit, r.Execution); err != nil {
+	if err := c.joined(ctx, r.Lock, r.Ticket, r.Limit, r.Execution); err != nil {
 		return ParkResult{}, true, err
 	}
 	return ParkResult{Queued: true}, true, nil
+}
+
+// joined is what a waiter whose item is in the queue at place does before it says it waits
+// (a park's or a submission's, on behalf of execution by): from one read of the counter and
+// the head of the queue, it marks the younger waiters there (passYounger), then admits
+// waiters while a slot is free (the waiter's half of the double check that keeps a freed slot
+// from staying free while someone waits).
+func (c *Client) joined(ctx context.Context, lock string, place int64, limit int, by string) error {
+	ctr, waiters, err := c.liveHead(ctx, lock, passWindow*c.lookAhead)
+	if err != nil {
+		return err
+	}
+	if err := c.passYounger(ctx, lock, place, waiters); err != nil {
+		return err
+	}
+	if len(waiters) == 0 || !ctr.fits(limit, waiters[0].weight) {
+		return nil
+	}
+	return c.fillFreeSlots(ctx, lock, limit, by)
+}
+
+// passWindow is how far a waiter that joined looks for younger waiters to mark, in look-aheads
+// (the waiters a grant reads, Client.lookAhead): a grant in flight reached for one of the
+// first look-ahead waiters as it read them, which the waiters that joined since in front of
+// it have pushed back by one each.
+const passWindow = 2
+
+// passYounger marks the waiters younger than place among waiters (the head of the queue, read
+// after the waiter at place joined): one write each (AttributePassed). A grant read before the
+// waiter at place joined, in flight still (its request retried, or slow), may reach for one of
+// them, passing the older waiter over; the mark makes it fail, and it reads again. The waiter
+// says it waits only once they are marked, so no grant that passes it lands after that.
+// Waiters join in the order of their places but for delayed requests: the marks cost nothing
+// unless a waiter joins behind younger ones at the head of the queue.
+func (c *Client) passYounger(ctx context.Context, lock string, place int64, waiters []waiter) error {
+	for _, w := range waiters {
+		if w.ticket <= place {
+			continue
+		}
+		_, err := c.ddb.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName: aws.String(c.table), Key: Key(lock, WaiterEntry(w.ticket)),
+			UpdateExpression:          aws.String("ADD #passed :one"),
+			ConditionExpression:       aws.String(ItemPresent),
+			ExpressionAttributeNames:  map[string]string{"#entry": AttributeEntry, "#passed": AttributePassed},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1)},
+		})
+		var gone *types.ConditionalCheckFailedException
+		if err != nil && !errors.As(err, &gone) {
+			// Granted or gone meanwhile: nothing to pass. Any other error ends the park, whose
+			// retry (Again) marks them again.
+			return classify(fmt.Sprintf("mark the waiter with ticket %d", w.ticket), err)
+		}
+	}
+	return nil
 }
 
 // fillFreeSlots admits the oldest waiters while the lock admits (admit.go), on behalf of the
@@ -292,7 +345,7 @@ func (c *Client) admitOldest(ctx context.Context, lock string, limit int, ctr co
 	for _, w := range waiters {
 		since := c.timestamp()
 		tx, err := c.transact(ctx, "admit "+w.execution,
-			c.acquireBy(lock, ctr, limit, w.weight), withWeight(c.putGrant(lock, w, by, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket))))
+			c.acquireBy(lock, ctr, limit, w.weight), withWeight(c.putGrant(lock, w, by, since), w.weight), c.takeWaiter(lock, w))
 		switch {
 		case err != nil:
 			return "", err
@@ -304,6 +357,8 @@ func (c *Client) admitOldest(ctx context.Context, lock string, limit int, ctr co
 				return "", err
 			}
 			continue
+		case tx.passedSinceRead(2):
+			return "", nil // an older waiter joined since the read: read again
 		case tx.outcome == refused:
 			continue // taken by someone else: the next one
 		case tx.outcome == notApplied:

@@ -172,7 +172,7 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 		if ctr.count+delta > ctr.limitFor(limit) {
 			return releaseStep{}, nil // a later waiter that does not fit: read again
 		}
-		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putGrant(lock, w, holder, since), w.weight), c.deleteItem(Key(lock, WaiterEntry(w.ticket)))}
+		items := []types.TransactWriteItem{c.deleteItem(HolderKey(lock, holder)), withWeight(c.putGrant(lock, w, holder, since), w.weight), c.takeWaiter(lock, w)}
 		if delta != 0 {
 			// A waiter of another weight: the counter moves by the difference, within the room.
 			items = append(items, c.countBy(lock, ctr, limit, delta))
@@ -193,6 +193,8 @@ func (c *Client) releaseOnce(ctx context.Context, lock, holder string, limit int
 				return releaseStep{done: true}, err
 			}
 			continue
+		case tx.passedSinceRead(2):
+			return releaseStep{}, nil // an older waiter joined since the read: read again
 		case tx.outcome == refused:
 			// Taken by a concurrent release: the others in this read are likely taken too.
 			return releaseStep{contenders: max(ctr.count, 1), roundTrip: c.now().Sub(start), lost: true, marked: marked}, nil

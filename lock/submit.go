@@ -275,9 +275,9 @@ func (c *Client) Submit(ctx context.Context, r SubmitRequest) (Submission, error
 	if err := c.putSubmission(ctx, s, item); err != nil {
 		return Submission{}, err
 	}
-	// The waiter's half of the double check (as a park's): a slot freed before the waiter
-	// item existed is handed to the oldest in line now.
-	return s, c.fillFreeSlots(ctx, r.Lock, r.Limit, s.Execution)
+	// As a park's waiter: the younger waiters it passed are marked, and a slot freed before
+	// the waiter item existed is handed to the oldest in line now.
+	return s, c.joined(ctx, r.Lock, place, r.Limit, s.Execution)
 }
 
 // putSubmission puts a submission's waiter item. As a park's enqueue, it is sent without the
