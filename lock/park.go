@@ -321,10 +321,10 @@ func (c *Client) passYounger(ctx context.Context, lock string, place int64, wait
 			ExpressionAttributeNames:  map[string]string{"#entry": AttributeEntry, "#passed": AttributePassed},
 			ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1)},
 		})
+		// A waiter granted or gone meanwhile (the condition failed) has nothing to be passed
+		// over for. Any other error ends the park, whose retry (Again) marks them again.
 		var gone *types.ConditionalCheckFailedException
 		if err != nil && !errors.As(err, &gone) {
-			// Granted or gone meanwhile: nothing to pass. Any other error ends the park, whose
-			// retry (Again) marks them again.
 			return classify(fmt.Sprintf("mark the waiter with ticket %d", w.ticket), err)
 		}
 	}
