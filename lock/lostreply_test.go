@@ -25,16 +25,19 @@ import (
 // retries exhausted): no API error code, so package lock classifies it as transient.
 var errReplyLost = errors.New("read tcp: connection reset by peer")
 
-// replyLostOnce applies the first TransactWriteItems that lose(in) selects and loses its reply.
+// replyLostOnce applies the first TransactWriteItems that lose(in) selects and loses its reply;
+// with evenRefused, whatever its answer was (applied or cancelled): the client learns nothing
+// of it.
 type replyLostOnce struct {
 	*dynamodb.Client
-	lose func(in *dynamodb.TransactWriteItemsInput) bool
-	done atomic.Bool
+	lose        func(in *dynamodb.TransactWriteItemsInput) bool
+	evenRefused bool
+	done        atomic.Bool
 }
 
 func (d *replyLostOnce) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
 	out, err := d.Client.TransactWriteItems(ctx, in, opts...)
-	if err == nil && d.lose(in) && d.done.CompareAndSwap(false, true) {
+	if (err == nil || d.evenRefused) && d.lose(in) && d.done.CompareAndSwap(false, true) {
 		return nil, errReplyLost
 	}
 	return out, err
@@ -345,22 +348,6 @@ func TestLockHandOffWhoseWaiterLeftBeforeTheReadBackEndsWithoutAnAnswer(t *testi
 	}
 }
 
-// answerLostOnce sends the first TransactWriteItems that lose(in) selects and loses its answer,
-// whatever it was (applied or cancelled): the client learns nothing of it.
-type answerLostOnce struct {
-	*dynamodb.Client
-	lose func(in *dynamodb.TransactWriteItemsInput) bool
-	done atomic.Bool
-}
-
-func (d *answerLostOnce) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	out, err := d.Client.TransactWriteItems(ctx, in, opts...)
-	if d.lose(in) && d.done.CompareAndSwap(false, true) {
-		return nil, errReplyLost
-	}
-	return out, err
-}
-
 // givesBack reports whether a transaction gives a slot back to the lock: it deletes a holder
 // item and puts none.
 func givesBack(in *dynamodb.TransactWriteItemsInput) bool {
@@ -384,37 +371,25 @@ func TestLockReleaseWhoseGiveBackAnswerIsLostSaysWhetherItReleased(t *testing.T)
 		{name: "released by an earlier try", releasedBy: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			table := server.CreateLockTable(t)
-			direct, err := lock.New(table, server.Client, &wakes{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ticket, err := direct.DrawTicket(t.Context(), bugLock)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res, err := direct.Park(t.Context(), lock.ParkRequest{Lock: bugLock, Limit: 1, Execution: execX, Ticket: ticket, Token: "token-x"}); err != nil || !res.Admitted {
-				t.Fatalf("park x: %+v, %v", res, err)
+			direct, f := newClient(t)
+			if res := park(t, direct, 1, 1, 1); !res.Admitted {
+				t.Fatalf("park e1: %+v", res)
 			}
 			if tt.releasedBy {
-				if res, err := direct.Release(t.Context(), bugLock, execX, 1); err != nil || !res.Released {
+				if res, err := direct.Release(t.Context(), lockName, execution(1), 1); err != nil || !res.Released {
 					t.Fatalf("the earlier try: %+v, %v", res, err)
 				}
 			}
-			locks, err := lock.New(table, &answerLostOnce{Client: server.Client, lose: givesBack}, &wakes{})
+			locks, err := lock.New(direct.Table(), &replyLostOnce{Client: server.Client, lose: givesBack, evenRefused: true}, f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := locks.Release(t.Context(), bugLock, execX, 1)
+			res, err := locks.Release(t.Context(), lockName, execution(1), 1)
 			if err != nil || res.Released != tt.wantReleased || len(res.HandedTo) != 0 {
 				t.Errorf("Release whose give-back's answer was lost = %+v, %v; want released %v, handed to nobody", res, err, tt.wantReleased)
 			}
-			st, err := locks.Read(t.Context(), bugLock)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := st.Check(1); err != nil || st.Count != 0 || len(st.Holders) != 0 {
-				t.Errorf("after: %+v (%v), want an empty lock", st, err)
+			if st := read(t, direct, 1); st.Count != 0 || len(st.Holders) != 0 {
+				t.Errorf("after: %+v, want an empty lock", st)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -40,7 +41,10 @@ type QueueRecord struct {
 // slot each).
 func NewQueueHistory(limit int, holders []string, waiters []QueueWaiter, history []porcupine.Operation, weight func(execution string) int) QueueHistory {
 	h := QueueHistory{Limit: limit, Holders: holders, Waiters: waiters, Operations: make([]QueueRecord, len(history))}
-	var executions []string
+	executions := slices.Clone(holders)
+	for _, w := range waiters {
+		executions = append(executions, w.Execution)
+	}
 	for i, op := range history {
 		in := op.Input.(QueueInput)
 		r := QueueRecord{Client: op.ClientId, Input: in, Call: op.Call, Return: op.Return}
@@ -50,16 +54,13 @@ func NewQueueHistory(limit int, holders []string, waiters []QueueWaiter, history
 		h.Operations[i] = r
 		executions = append(append(executions, in.Execution), in.Holders...)
 	}
-	if weight != nil {
-		h.Weights = map[string]int{}
-		executions = append(executions, holders...)
-		for _, w := range waiters {
-			executions = append(executions, w.Execution)
-		}
-		for _, e := range executions {
-			if e != "" {
-				h.Weights[e] = weight(e)
-			}
+	if weight == nil {
+		return h
+	}
+	h.Weights = map[string]int{}
+	for _, e := range executions {
+		if e != "" {
+			h.Weights[e] = weight(e)
 		}
 	}
 	return h
